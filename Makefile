@@ -1,0 +1,54 @@
+# The two set-up commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+export FLASK_APP := app
+
+.PHONY: run test lint format lock install install-dev worker clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# Installs exactly the pinned set; re-runs when a lock file changes.
+$(VENV)/.installed-main: requirements/main.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements/main.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements/main.txt requirements/dev.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements/main.txt -r requirements/dev.txt
+	touch $@ $(VENV)/.installed-main
+
+install: $(VENV)/.installed-main
+install-dev: $(VENV)/.installed-dev
+
+## make run: install, migrate, seed the demo tenant, start the worker and the server.
+run: install
+	@bash scripts/run-local.sh
+
+worker: install
+	$(BIN)/flask worker
+
+## make test: install everything (Chromium included), lint, and run the whole suite.
+test: install-dev
+	bash scripts/install-browser.sh
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## make lock: re-pin requirements/*.txt from requirements/*.in.
+lock: install-dev
+	$(BIN)/pip-compile -q --strip-extras --allow-unsafe -o requirements/main.txt requirements/main.in
+	$(BIN)/pip-compile -q --strip-extras --allow-unsafe -o requirements/dev.txt requirements/dev.in
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache .ruff_cache

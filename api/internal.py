@@ -1,0 +1,76 @@
+"""The internal tier (/internal/*): health and metrics for operators, never for customers.
+
+Reachable from loopback, or anywhere with the operator token; a customer credential is
+refused even from loopback."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+
+from flask import Blueprint, Response, current_app, request
+from sqlalchemy import text
+
+from api.auth import request_client_ip
+from api.envelope import error_response, ok
+from errors import DomainError
+from extensions import db, redis_store
+from observability import metrics_text
+
+bp = Blueprint("internal", __name__, url_prefix="/internal")
+
+
+@bp.before_request
+def operator_only() -> None:
+    token = current_app.config["DMS_OPERATOR_TOKEN"]
+    header = request.headers.get("Authorization", "")
+    presented = header[7:] if header[:7].lower() == "bearer " else None
+    if presented is not None:
+        if token and hmac.compare_digest(presented.encode(), token.encode()):
+            return
+        # Any other bearer is a customer credential (or a wrong token): not here.
+        raise DomainError(404, "NOT_FOUND", "No such resource.")
+    try:
+        loopback = ipaddress.ip_address(request_client_ip()).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise DomainError(404, "NOT_FOUND", "No such resource.")
+
+
+@bp.get("/health")
+def health():
+    checks = {"database": _check_database(), "redis": _check_redis()}
+    body = {"status": "ok", "checks": checks}
+    failing = [name for name, check in checks.items() if not check["ok"]]
+    if not failing:
+        return ok(body)
+    body["status"] = "failing"
+    # The envelope of an error, with the per-check detail an operator needs beside it.
+    response = error_response(
+        DomainError(503, "SERVICE_UNAVAILABLE", f"Unhealthy: {', '.join(failing)}.")
+    )
+    response.set_data(current_app.json.dumps({**response.get_json(), "data": body}))
+    return response
+
+
+def _check_database() -> dict:
+    try:
+        db.session.execute(text("SELECT 1"))
+        return {"ok": True}
+    except Exception as exc:  # any failure means unhealthy; the reason goes to the operator
+        db.session.rollback()
+        return {"ok": False, "error": type(exc).__name__}
+
+
+def _check_redis() -> dict:
+    try:
+        redis_store.client.ping()
+        return {"ok": True}
+    except Exception as exc:
+        return {"ok": False, "error": type(exc).__name__}
+
+
+@bp.get("/metrics")
+def metrics():
+    return Response(metrics_text(), mimetype="text/plain; version=0.0.4")

@@ -1,0 +1,77 @@
+"""Application factory: `create_app()` builds and wires the app; nothing runs at import time."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app from the environment (and `.env`), then apply `config` overrides."""
+    from dotenv import load_dotenv
+
+    load_dotenv(os.environ.get("DMS_ENV_FILE", ".env"))
+    app = Flask(__name__, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    from config import Config
+
+    app.config.from_object(Config(app.instance_path))
+    if config:
+        app.config.update(config)
+
+    from extensions import csrf, db, login_manager, migrate, redis_store
+
+    db.init_app(app)
+    migrations = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
+    # Batch mode lets Alembic alter tables on SQLite too, so one history serves both.
+    migrate.init_app(app, db, directory=migrations, render_as_batch=True)
+    login_manager.init_app(app)
+    csrf.init_app(app)
+    redis_store.init_app(app)
+    _configure_sqlite(app)
+
+    import models  # noqa: F401  (registers every table on the metadata)
+    import observability
+    from api import register as register_api
+    from api.errors import register_error_handlers
+    from portal import register as register_portal
+
+    observability.init_app(app)
+    register_error_handlers(app)
+    register_api(app)
+    register_portal(app)
+    # The API authenticates with bearer credentials, not cookies: CSRF does not apply.
+    csrf.exempt("api")
+    csrf.exempt("internal")
+
+    from cli import register_commands
+
+    register_commands(app)
+    return app
+
+
+def _configure_sqlite(app: Flask) -> None:
+    """WAL (readers never block the writer), foreign keys on, and BEGIN IMMEDIATE before the
+    first write of a transaction, so concurrent writers queue on the busy timeout instead of
+    failing when one's snapshot went stale. Reads before the first write take no lock."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return
+    from sqlalchemy import event
+
+    from extensions import db
+
+    with app.app_context():
+        engine = db.engine
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = "IMMEDIATE"
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.close()

@@ -1,0 +1,20 @@
+"""The data model, one module per aggregate. Importing this package registers every table."""
+
+from models.api_key import SCOPES, ApiKey
+from models.audit import AuditEntry
+from models.event import Event
+from models.tenant import PLAN_LIMITS, Plan, Tenant
+from models.user import Role, SupportStaff, User
+
+__all__ = [
+    "PLAN_LIMITS",
+    "SCOPES",
+    "ApiKey",
+    "AuditEntry",
+    "Event",
+    "Plan",
+    "Role",
+    "SupportStaff",
+    "Tenant",
+    "User",
+]

