@@ -19,7 +19,7 @@ from werkzeug.local import LocalProxy
 from errors import DomainError
 from extensions import db
 from models import ApiKey, Tenant, User
-from services import api_keys, tenants, tokens
+from services import api_keys, tenants, tokens, usage
 from services.actors import Actor
 from services.network import client_ip, ip_allowed
 
@@ -97,6 +97,7 @@ def authenticate_request() -> None:
     if view is None or getattr(view, "api_public", False):
         return
     g.tenant, g.credential = resolve_caller()
+    usage.record_request(g.tenant.id, g.credential.id)
 
 
 def resolve_caller() -> tuple[Tenant, Credential]:
