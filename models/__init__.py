@@ -2,6 +2,7 @@
 
 from models.api_key import SCOPES, ApiKey
 from models.audit import AuditEntry
+from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from models.event import Event
 from models.tenant import PLAN_LIMITS, Plan, Tenant
 from models.user import Role, SupportStaff, User
@@ -11,10 +12,15 @@ __all__ = [
     "SCOPES",
     "ApiKey",
     "AuditEntry",
+    "Document",
+    "DocumentStatus",
+    "DocumentTag",
+    "DocumentVersion",
     "Event",
     "Plan",
     "Role",
     "SupportStaff",
     "Tenant",
+    "TextStatus",
     "User",
 ]

@@ -1,0 +1,177 @@
+"""Owns where document bytes live: content-addressed, tenant-scoped blobs behind an interface."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+DEFAULT_CHUNK_SIZE = 1 << 20
+
+# fullmatch, not `$`: `$` also matches before a trailing newline.
+_TENANT_ID = re.compile(r"[a-z0-9][a-z0-9-]{1,62}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+class BlobTooLarge(Exception):
+    """The stream carried more than the allowed number of bytes."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(f"blob exceeds {max_bytes} bytes")
+        self.max_bytes = max_bytes
+
+
+@dataclass(frozen=True)
+class StoredBlob:
+    sha256: str
+    size: int
+
+
+class BlobStore(Protocol):
+    def save(
+        self,
+        tenant_id: str,
+        stream: BinaryIO,
+        max_bytes: int,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+    ) -> StoredBlob: ...
+
+    def open(self, tenant_id: str, sha256: str) -> BinaryIO: ...
+
+    def exists(self, tenant_id: str, sha256: str) -> bool: ...
+
+    def delete(self, tenant_id: str, sha256: str) -> None: ...
+
+    def size(self, tenant_id: str, sha256: str) -> int: ...
+
+
+def validate_tenant_id(tenant_id: str) -> str:
+    if not isinstance(tenant_id, str) or not _TENANT_ID.fullmatch(tenant_id):
+        raise ValueError("invalid tenant id")
+    return tenant_id
+
+
+def validate_sha256(sha256: str) -> str:
+    if not isinstance(sha256, str):
+        raise ValueError("invalid sha256")
+    # Accept upper case from callers but always build paths from the canonical lower-case form.
+    normalized = sha256.lower()
+    if not _SHA256.fullmatch(normalized):
+        raise ValueError("invalid sha256")
+    return normalized
+
+
+class LocalBlobStore:
+    """BlobStore on a local filesystem: `<root>/<tenant_id>/<sha[0:2]>/<sha[2:4]>/<sha>`."""
+
+    # Tenant ids cannot start with ".", so this directory never collides with a tenant's.
+    _TMP_DIR = ".tmp"
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).resolve()
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def path_for(self, tenant_id: str, sha256: str) -> Path:
+        tenant_id = validate_tenant_id(tenant_id)
+        sha256 = validate_sha256(sha256)
+        return self.root / tenant_id / sha256[0:2] / sha256[2:4] / sha256
+
+    def save(
+        self,
+        tenant_id: str,
+        stream: BinaryIO,
+        max_bytes: int,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+    ) -> StoredBlob:
+        validate_tenant_id(tenant_id)
+        if max_bytes < 0 or chunk_size <= 0:
+            raise ValueError("max_bytes must be >= 0 and chunk_size > 0")
+        # Same filesystem as the final path, so the rename below is atomic.
+        tmp_dir = self.root / self._TMP_DIR
+        tmp_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(dir=tmp_dir, prefix=f"{tenant_id}-", suffix=".part")
+        tmp_path = Path(tmp_name)
+        try:
+            digest = hashlib.sha256()
+            size = 0
+            with os.fdopen(fd, "wb") as out:
+                while True:
+                    # Ask for at most one byte past the limit so an oversized body is
+                    # detected without reading (or buffering) the rest of it.
+                    chunk = stream.read(min(chunk_size, max_bytes - size + 1))
+                    if not chunk:
+                        break
+                    if size + len(chunk) > max_bytes:
+                        raise BlobTooLarge(max_bytes)
+                    digest.update(chunk)
+                    out.write(chunk)
+                    size += len(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            sha256 = digest.hexdigest()
+            final = self.path_for(tenant_id, sha256)
+            if final.exists():
+                tmp_path.unlink()
+            else:
+                final.parent.mkdir(parents=True, exist_ok=True)
+                # A concurrent writer of the same content may win the race; it wrote the same
+                # bytes, so replacing its file is harmless.
+                os.replace(tmp_path, final)
+                _fsync_dir(final.parent)
+        except BaseException:
+            tmp_path.unlink(missing_ok=True)
+            raise
+        return StoredBlob(sha256=sha256, size=size)
+
+    def open(self, tenant_id: str, sha256: str) -> BinaryIO:
+        """Open the blob for reading; raises FileNotFoundError when it is absent."""
+        return self.path_for(tenant_id, sha256).open("rb")
+
+    def exists(self, tenant_id: str, sha256: str) -> bool:
+        return self.path_for(tenant_id, sha256).is_file()
+
+    def delete(self, tenant_id: str, sha256: str) -> None:
+        """Remove the blob; deleting an absent blob is not an error (retried jobs)."""
+        self.path_for(tenant_id, sha256).unlink(missing_ok=True)
+
+    def size(self, tenant_id: str, sha256: str) -> int:
+        """Size in bytes; raises FileNotFoundError when the blob is absent."""
+        return self.path_for(tenant_id, sha256).stat().st_size
+
+
+def _fsync_dir(path: Path) -> None:
+    # Makes the rename itself durable; not every platform/filesystem allows opening a directory.
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def iter_range(fh: BinaryIO, start: int, end: int, chunk_size: int = 64 * 1024) -> Iterator[bytes]:
+    """Yield bytes `start..end` of `fh`, both inclusive as in an HTTP Range header.
+
+    Stops early at end of file. Does not close `fh`: the caller owns it.
+    """
+    # Validate here, not inside the generator, so a bad range fails before a response starts.
+    if start < 0 or end < start or chunk_size <= 0:
+        raise ValueError("invalid range")
+    return _iter_range(fh, start, end, chunk_size)
+
+
+def _iter_range(fh: BinaryIO, start: int, end: int, chunk_size: int) -> Iterator[bytes]:
+    fh.seek(start)
+    remaining = end - start + 1
+    while remaining > 0:
+        chunk = fh.read(min(chunk_size, remaining))
+        if not chunk:
+            break
+        remaining -= len(chunk)
+        yield chunk

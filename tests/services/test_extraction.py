@@ -1,0 +1,603 @@
+"""Tests for services.extraction: text from each supported format, OCR, and MIME sniffing."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import struct
+import sys
+import zipfile
+import zlib
+from pathlib import Path
+
+import docx
+import pytest
+
+from services.extraction import (
+    DOCX,
+    ExtractionResult,
+    decode_text,
+    extract_text,
+    sniff_content_type,
+)
+
+HAS_TESSERACT = shutil.which("tesseract") is not None
+HAS_PDFTOPPM = shutil.which("pdftoppm") is not None
+needs_tesseract = pytest.mark.skipif(not HAS_TESSERACT, reason="tesseract is not on PATH")
+
+# --- fixture builders: every file is generated here, nothing is checked in ---------------------
+
+# A 5x7 bitmap font, enough for Tesseract to read "HELLO WORLD" without an imaging library.
+FONT = {
+    "H": ["10001", "10001", "10001", "11111", "10001", "10001", "10001"],
+    "E": ["11111", "10000", "10000", "11110", "10000", "10000", "11111"],
+    "L": ["10000", "10000", "10000", "10000", "10000", "10000", "11111"],
+    "O": ["01110", "10001", "10001", "10001", "10001", "10001", "01110"],
+    "W": ["10001", "10001", "10001", "10101", "10101", "10101", "01010"],
+    "R": ["11110", "10001", "10001", "11110", "10100", "10010", "10001"],
+    "D": ["11100", "10010", "10001", "10001", "10001", "10010", "11100"],
+    " ": ["00000"] * 7,
+}
+
+
+def render_gray(text: str, scale: int = 4, margin: int = 30) -> tuple[int, int, list[bytes]]:
+    """Black text on white as rows of 8-bit grey pixels."""
+    width = len(text) * 6 * scale - scale + 2 * margin
+    height = 7 * scale + 2 * margin
+    rows = []
+    for y in range(height):
+        row = bytearray(b"\xff" * width)
+        glyph_row = (y - margin) // scale
+        if 0 <= y - margin < 7 * scale:
+            for index, char in enumerate(text):
+                for glyph_col, bit in enumerate(FONT[char][glyph_row]):
+                    if bit == "1":
+                        x = margin + (index * 6 + glyph_col) * scale
+                        row[x : x + scale] = b"\x00" * scale
+        rows.append(bytes(row))
+    return width, height, rows
+
+
+def png_bytes(width: int, height: int, rows: list[bytes]) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    raw = b"".join(b"\x00" + row for row in rows)
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit greyscale
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+def tiff_bytes(width: int, height: int, rows: list[bytes]) -> bytes:
+    """Uncompressed little-endian greyscale TIFF, one strip."""
+    pixels = b"".join(rows)
+    entries = [
+        (256, 4, width),  # ImageWidth, LONG
+        (257, 4, height),  # ImageLength
+        (258, 3, 8),  # BitsPerSample, SHORT
+        (259, 3, 1),  # Compression: none
+        (262, 3, 1),  # Photometric: BlackIsZero
+        (273, 4, 8),  # StripOffsets: pixels right after the header
+        (277, 3, 1),  # SamplesPerPixel
+        (278, 4, height),  # RowsPerStrip
+        (279, 4, len(pixels)),  # StripByteCounts
+    ]
+    ifd = struct.pack("<H", len(entries))
+    for tag, kind, value in entries:
+        packed = struct.pack("<HI", value, 0)[:4] if kind == 3 else struct.pack("<I", value)
+        ifd += struct.pack("<HHI", tag, kind, 1) + packed
+    ifd += struct.pack("<I", 0)
+    return b"II*\x00" + struct.pack("<I", 8 + len(pixels)) + pixels + ifd
+
+
+def pdf_bytes(objects: list[bytes]) -> bytes:
+    """A PDF whose object N (1-based) is objects[N-1]; object 1 is the catalog."""
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref_at = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref_at,
+    )
+    return bytes(out)
+
+
+def stream_object(data: bytes, extra: bytes = b"") -> bytes:
+    return b"<< /Length %d %s >>\nstream\n%s\nendstream" % (len(data), extra, data)
+
+
+def text_pdf(pages: list[list[str]]) -> bytes:
+    """One page per entry, each line drawn in Helvetica: a real text layer."""
+    objects: list[bytes] = [b"", b"", b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for lines in pages:
+        page_number = len(objects) + 1
+        kids.append(b"%d 0 R" % page_number)
+        shown = b" T* ".join(
+            b"(%s) Tj" % line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode()
+            for line in lines
+        )
+        content = b"BT /F1 14 Tf 18 TL 72 720 Td " + shown + b" ET"
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (page_number + 1)
+        )
+        objects.append(stream_object(content))
+    objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(pages))
+    return pdf_bytes(objects)
+
+
+def scanned_pdf(text: str) -> bytes:
+    """A one-page PDF holding only a picture of `text`: no text layer."""
+    width, height, rows = render_gray(text, scale=3)
+    pixels = zlib.compress(b"".join(rows))
+    image = stream_object(
+        pixels,
+        b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
+        b"/BitsPerComponent 8 /Filter /FlateDecode" % (width, height),
+    )
+    # Drawn at 150 dpi on the page, so a 300 dpi render doubles the pixels.
+    w_pt, h_pt = width * 72 // 150, height * 72 // 150
+    content = b"q %d 0 0 %d 36 36 cm /Im1 Do Q" % (w_pt, h_pt)
+    return pdf_bytes(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] "
+            b"/Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>"
+            % (w_pt + 72, h_pt + 72),
+            image,
+            stream_object(content),
+        ]
+    )
+
+
+def make_docx(path: Path) -> Path:
+    document = docx.Document()
+    document.add_heading("Contract Summary", level=1)
+    document.add_paragraph("Parties agree to the terms below.")
+    table = document.add_table(rows=3, cols=2)
+    table.cell(0, 0).text = "Item"
+    table.cell(0, 1).text = "Price"
+    table.cell(1, 0).text = "Widget"
+    table.cell(1, 1).text = "42 EUR"
+    merged = table.cell(2, 0).merge(table.cell(2, 1))
+    merged.text = "Total spans both columns"
+    nested = table.cell(1, 1).add_table(rows=1, cols=1)
+    nested.cell(0, 0).text = "nested note"
+    document.add_paragraph("Signed in Zürich.")
+    document.save(str(path))
+    return path
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def lines_of(result: ExtractionResult) -> list[str]:
+    assert result.status == "done", result
+    return result.text.splitlines()
+
+
+# --- plain text and encodings ------------------------------------------------------------------
+
+
+def test_utf8_text(tmp_path: Path) -> None:
+    text = "Grüße aus Köln — naïve café ✓\nsecond line\n"
+    result = extract_text(write(tmp_path, "a.txt", text.encode("utf-8")), "text/plain")
+
+    assert result == ExtractionResult("done", text=text)
+
+
+def test_utf8_bom_is_removed(tmp_path: Path) -> None:
+    path = write(tmp_path, "bom.txt", b"\xef\xbb\xbfHello \xc3\xa9t\xc3\xa9")
+
+    assert extract_text(path, "text/plain").text == "Hello été"
+
+
+def test_cp1252_text(tmp_path: Path) -> None:
+    # Curly quotes, en dash and euro sign all live in cp1252's 0x80-0x9F block.
+    text = "Café \u201cquoted\u201d \u2013 costs €5"
+    path = write(tmp_path, "win.txt", text.encode("cp1252"))
+
+    assert extract_text(path, "text/plain").text == text
+
+
+def test_latin1_is_the_last_resort() -> None:
+    # 0x81 is undefined in cp1252, so only latin-1 can decode this.
+    assert decode_text(b"caf\xe9 \x81") == "caf\xe9 \x81"
+
+
+def test_utf16_with_bom() -> None:
+    assert decode_text("Hallo Welt ✓".encode("utf-16")) == "Hallo Welt ✓"
+
+
+def test_content_type_parameters_are_ignored(tmp_path: Path) -> None:
+    path = write(tmp_path, "a.txt", b"plain words")
+
+    assert extract_text(path, "Text/Plain; charset=utf-8").text == "plain words"
+
+
+def test_text_is_capped_at_max_chars(tmp_path: Path) -> None:
+    path = write(tmp_path, "long.txt", b"abcdefghij" * 1000)
+
+    result = extract_text(path, "text/plain", max_chars=25)
+
+    assert result.status == "done"
+    assert result.text == "abcdefghij" * 2 + "abcde"
+    assert result.truncated is True
+
+
+def test_capped_read_does_not_split_multibyte_characters(tmp_path: Path) -> None:
+    # Only a prefix of the file is read; a character cut in half must not push the decoder
+    # into the cp1252 fallback (which would turn each "€" into three wrong characters).
+    path = write(tmp_path, "euro.txt", ("€" * 1000).encode("utf-8"))
+
+    result = extract_text(path, "text/plain", max_chars=10)
+
+    assert result.text == "€" * 10
+    assert result.truncated is True
+
+
+def test_nul_characters_are_removed(tmp_path: Path) -> None:
+    path = write(tmp_path, "nul.txt", b"before\x00after")
+
+    assert extract_text(path, "text/plain").text == "beforeafter"
+
+
+# --- markdown, csv, html -----------------------------------------------------------------------
+
+
+MARKDOWN = """# Quarterly *Report*
+
+Revenue grew **12%** in [Q3](https://example.com/q3).
+
+- first item
+- second `code` item
+
+| Region | Sales |
+|--------|-------|
+| North  | 100   |
+
+![Chart of sales](chart.png)
+
+```python
+print("hi")
+```
+
+<div>raw <b>html</b> block</div>
+"""
+
+
+def test_markdown_is_stripped_to_text(tmp_path: Path) -> None:
+    result = extract_text(write(tmp_path, "r.md", MARKDOWN.encode()), "text/markdown")
+
+    assert lines_of(result) == [
+        "Quarterly Report",
+        "Revenue grew 12% in Q3.",
+        "first item",
+        "second code item",
+        "Region Sales",
+        "North 100",
+        "Chart of sales",
+        'print("hi")',
+        "raw html block",
+    ]
+    for markup in ("**", "https://example.com", "chart.png", "#", "|", "<b>", "```"):
+        assert markup not in result.text
+
+
+def test_csv_cells_joined_by_spaces(tmp_path: Path) -> None:
+    data = b'name,city,note\nAda,"London, UK",first\nBob,Paris,\n'
+
+    result = extract_text(write(tmp_path, "p.csv", data), "text/csv")
+
+    assert lines_of(result) == ["name city note", "Ada London, UK first", "Bob Paris"]
+
+
+def test_semicolon_csv_in_cp1252(tmp_path: Path) -> None:
+    data = "Stadt;Straße\nMünchen;Hauptstraße 1\n".encode("cp1252")
+
+    result = extract_text(write(tmp_path, "de.csv", data), "text/csv")
+
+    assert lines_of(result) == ["Stadt Straße", "München Hauptstraße 1"]
+
+
+def test_html_drops_script_style_and_comments(tmp_path: Path) -> None:
+    html = b"""<!doctype html>
+<html><head><title>Invoice 7</title>
+<style>body { color: red }</style>
+<script>var secret = "do not index";</script></head>
+<body><h1>Invoice</h1><p>Amount: <b>99</b> &amp; tax</p><p>Due<br>tomorrow</p>
+<!-- internal comment -->
+<noscript>enable js</noscript>
+<ul><li>one</li><li>two</li></ul></body></html>"""
+
+    result = extract_text(write(tmp_path, "i.html", html), "text/html")
+
+    assert lines_of(result) == [
+        "Invoice 7",
+        "Invoice",
+        "Amount: 99 & tax",
+        "Due",
+        "tomorrow",
+        "one",
+        "two",
+    ]
+    for hidden in ("color: red", "do not index", "internal comment", "enable js"):
+        assert hidden not in result.text
+
+
+# --- pdf, docx ---------------------------------------------------------------------------------
+
+
+def test_pdf_text_layer(tmp_path: Path) -> None:
+    data = text_pdf([["Hello PDF world", "Second line (with parens)"], ["Page two text"]])
+
+    result = extract_text(write(tmp_path, "t.pdf", data), "application/pdf")
+
+    assert result.status == "done", result
+    assert "Hello PDF world" in result.text
+    assert "Second line (with parens)" in result.text
+    assert "Page two text" in result.text
+    assert result.text.index("Hello PDF world") < result.text.index("Page two text")
+
+
+def test_corrupt_pdf_fails_without_raising(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.pdf", b"%PDF-1.4\n1 0 obj << /Type /Catal" + b"\x00\xff" * 50)
+
+    result = extract_text(path, "application/pdf")
+
+    assert result.status == "failed"
+    assert result.text == ""
+    assert result.error and len(result.error) <= 200
+
+
+def test_truncated_pdf_fails_without_raising(tmp_path: Path) -> None:
+    data = text_pdf([["complete"]])
+    path = write(tmp_path, "cut.pdf", data[: len(data) // 3])
+
+    result = extract_text(path, "application/pdf")
+
+    assert result.status == "failed"
+    assert result.error
+
+
+def test_docx_paragraphs_and_tables_in_order(tmp_path: Path) -> None:
+    path = make_docx(tmp_path / "c.docx")
+
+    result = extract_text(path, DOCX)
+
+    assert lines_of(result) == [
+        "Contract Summary",
+        "Parties agree to the terms below.",
+        "Item Price",
+        "Widget 42 EUR nested note",
+        "Total spans both columns",
+        "Signed in Zürich.",
+    ]
+
+
+def test_corrupt_docx_fails_without_raising(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.docx", b"PK\x03\x04 this is not really a zip file")
+
+    result = extract_text(path, DOCX)
+
+    assert result.status == "failed"
+    assert result.error
+
+
+def test_missing_file_fails_without_raising(tmp_path: Path) -> None:
+    result = extract_text(tmp_path / "gone.txt", "text/plain")
+
+    assert result.status == "failed"
+    assert "FileNotFoundError" in (result.error or "")
+
+
+# --- unsupported -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/octet-stream", "application/zip", "image/gif", ""]
+)
+def test_unsupported_binary(tmp_path: Path, content_type: str) -> None:
+    path = write(tmp_path, "blob.bin", bytes(range(256)) * 10)
+
+    result = extract_text(path, content_type)
+
+    assert result.status == "unsupported"
+    assert result.text == ""
+    assert result.error
+
+
+def test_image_without_tesseract_is_unsupported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name, *args, **kwargs: None)
+    path = write(tmp_path, "scan.png", png_bytes(*render_gray("HELLO")))
+
+    result = extract_text(path, "image/png")
+
+    assert result.status == "unsupported"
+    assert "tesseract" in (result.error or "")
+
+
+def test_scanned_pdf_without_ocr_tools_is_unsupported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name, *args, **kwargs: None)
+    path = write(tmp_path, "scan.pdf", scanned_pdf("HELLO WORLD"))
+
+    result = extract_text(path, "application/pdf")
+
+    assert result.status == "unsupported"
+    assert "tesseract" in (result.error or "")
+
+
+@needs_tesseract
+def test_scanned_pdf_without_pdftoppm_is_unsupported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_which = shutil.which
+    monkeypatch.setattr(
+        shutil, "which", lambda name, *a, **k: None if name == "pdftoppm" else real_which(name)
+    )
+    path = write(tmp_path, "scan.pdf", scanned_pdf("HELLO WORLD"))
+
+    result = extract_text(path, "application/pdf")
+
+    assert result.status == "unsupported"
+    assert "pdftoppm" in (result.error or "")
+
+
+# --- OCR (real Tesseract) ----------------------------------------------------------------------
+
+
+@needs_tesseract
+@pytest.mark.parametrize(
+    ("name", "content_type", "encode"),
+    [("scan.png", "image/png", png_bytes), ("scan.tiff", "image/tiff", tiff_bytes)],
+)
+def test_ocr_reads_text_from_image(
+    tmp_path: Path, name: str, content_type: str, encode: object
+) -> None:
+    path = write(tmp_path, name, encode(*render_gray("HELLO WORLD")))  # type: ignore[operator]
+
+    result = extract_text(path, content_type)
+
+    assert result.status == "done", result
+    assert "HELLO WORLD" in result.text.upper()
+
+
+@needs_tesseract
+def test_ocr_of_garbage_image_fails_without_raising(tmp_path: Path) -> None:
+    path = write(tmp_path, "broken.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+
+    result = extract_text(path, "image/png")
+
+    assert result.status == "failed"
+    assert "tesseract" in (result.error or "")
+
+
+@needs_tesseract
+def test_scanned_pdf_pages_are_rendered_and_ocred(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in pdftoppm that "renders" every page as the same picture and records its
+    # arguments: checks our page loop and Tesseract hand-off even where poppler is absent.
+    page_png = write(tmp_path, "page.png", png_bytes(*render_gray("HELLO WORLD")))
+    log = tmp_path / "pdftoppm.log"
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "pdftoppm"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import shutil, sys\n"
+        f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
+        f"shutil.copy({str(page_png)!r}, sys.argv[-1] + '.png')\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    pdf = text_pdf([[], []])  # two pages, no text layer
+
+    result = extract_text(write(tmp_path, "scan.pdf", pdf), "application/pdf")
+
+    assert result.status == "done", result
+    assert result.text.upper().count("HELLO WORLD") == 2
+    calls = log.read_text().splitlines()
+    assert len(calls) == 2
+    assert "-f 1 -l 1" in calls[0] and "-f 2 -l 2" in calls[1]
+    assert "-r 300" in calls[0]
+
+
+@pytest.mark.skipif(
+    not (HAS_TESSERACT and HAS_PDFTOPPM), reason="needs both tesseract and pdftoppm on PATH"
+)
+def test_ocr_of_real_scanned_pdf(tmp_path: Path) -> None:
+    path = write(tmp_path, "scan.pdf", scanned_pdf("HELLO WORLD"))
+
+    result = extract_text(path, "application/pdf")
+
+    assert result.status == "done", result
+    assert "HELLO WORLD" in result.text.upper()
+
+
+# --- sniffing ----------------------------------------------------------------------------------
+
+
+def test_sniff_docx_from_path_and_bytes(tmp_path: Path) -> None:
+    path = make_docx(tmp_path / "c.docx")
+
+    assert sniff_content_type(path) == DOCX
+    assert sniff_content_type(str(path)) == DOCX
+    assert sniff_content_type(path.read_bytes()) == DOCX
+    assert sniff_content_type(bytearray(path.read_bytes())) == DOCX
+
+
+def test_sniff_docx_that_libmagic_calls_zip(tmp_path: Path) -> None:
+    # Some writers put other members before [Content_Types].xml; libmagic then gives up.
+    source = make_docx(tmp_path / "c.docx")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(buffer, "w") as dst:
+        dst.writestr("customXml/padding.bin", b"x" * 70_000)
+        for name in src.namelist():
+            dst.writestr(name, src.read(name))
+    path = write(tmp_path, "reordered.docx", buffer.getvalue())
+
+    assert sniff_content_type(path) == DOCX
+    assert extract_text(path, DOCX).text.startswith("Contract Summary")
+
+
+def test_sniff_other_zip_is_not_docx(tmp_path: Path) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr(
+            "[Content_Types].xml",
+            '<Types><Override PartName="/xl/workbook.xml" ContentType="application/'
+            'vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+        )
+        zf.writestr("xl/workbook.xml", "<workbook/>")
+
+    assert sniff_content_type(buffer.getvalue(), filename_hint="evil.docx") != DOCX
+
+
+def test_sniff_common_types(tmp_path: Path) -> None:
+    assert sniff_content_type(text_pdf([["x"]])) == "application/pdf"
+    assert sniff_content_type(png_bytes(*render_gray("HELLO"))) == "image/png"
+    assert sniff_content_type(b"<!doctype html><html><body><p>x</p></body></html>") == ("text/html")
+    assert sniff_content_type(write(tmp_path, "a.txt", b"just some words\n")) == "text/plain"
+
+
+def test_filename_hint_refines_only_plain_text() -> None:
+    text = b"just some words\nand another line\n"
+
+    assert sniff_content_type(text) == "text/plain"
+    assert sniff_content_type(text, filename_hint="README.md") == "text/markdown"
+    assert sniff_content_type(text, filename_hint="notes.MARKDOWN") == "text/markdown"
+    assert sniff_content_type(text, filename_hint="data.csv") == "text/csv"
+    assert sniff_content_type(text, filename_hint="report.pdf") == "text/plain"
+
+
+def test_filename_hint_never_upgrades_binary() -> None:
+    png = png_bytes(*render_gray("HELLO"))
+    binary = b"\x7fELF\x02\x01\x01" + bytes(range(256))
+
+    assert sniff_content_type(png, filename_hint="notes.md") == "image/png"
+    assert sniff_content_type(binary, filename_hint="data.csv") not in ("text/csv", "text/plain")
+    assert sniff_content_type(binary, filename_hint="contract.docx") != DOCX
