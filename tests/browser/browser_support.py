@@ -1,0 +1,119 @@
+"""Helpers for driving the system Chromium from Playwright for Python.
+
+Deliberately *not* a conftest: import it from browser tests explicitly.
+
+We never run ``playwright install``; instead the Debian ``chromium`` package
+(see ``scripts/install-browser.sh``) is used via ``executable_path``.
+
+Playwright's ``browser_type.launch()`` refuses ``--user-data-dir`` in
+``args`` ("Pass user_data_dir parameter to
+'browser_type.launch_persistent_context(user_data_dir, **kwargs)' instead"),
+so :func:`launch_chromium` uses ``launch_persistent_context`` with a fresh
+temporary directory and deletes that directory again on ``close()``.
+
+Usage (sync API)::
+
+    from playwright.sync_api import sync_playwright
+    from tests.browser.browser_support import chromium_available, launch_chromium
+
+    pytestmark = [
+        pytest.mark.browser,
+        pytest.mark.skipif(not chromium_available(), reason="run scripts/install-browser.sh"),
+    ]
+
+    with sync_playwright() as p, launch_chromium(p) as browser:
+        page = browser.new_page()
+        page.goto(url)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import Any
+
+CHROMIUM_PATH = "/usr/bin/chromium"
+
+CHROMIUM_ARGS: tuple[str, ...] = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+def chromium_available() -> bool:
+    """True if the system Chromium exists and is executable."""
+    return os.path.isfile(CHROMIUM_PATH) and os.access(CHROMIUM_PATH, os.X_OK)
+
+
+class ChromiumSession:
+    """A launched Chromium: one persistent BrowserContext on a temp profile.
+
+    ``new_page()`` / ``pages`` / ``context`` for use; ``close()`` (or use as a
+    context manager) closes the browser and removes the temporary profile.
+    """
+
+    def __init__(self, context: Any, user_data_dir: str) -> None:
+        self.context = context
+        self.user_data_dir = user_data_dir
+        self._closed = False
+        self._initial_page_handed_out = False
+
+    @property
+    def pages(self) -> list[Any]:
+        return self.context.pages
+
+    def new_page(self) -> Any:
+        # A persistent context starts with one about:blank tab; hand that out
+        # first instead of leaving an idle tab around.
+        if not self._initial_page_handed_out:
+            self._initial_page_handed_out = True
+            if self.context.pages:
+                return self.context.pages[0]
+        return self.context.new_page()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.context.close()
+        finally:
+            shutil.rmtree(self.user_data_dir, ignore_errors=True)
+
+    def __enter__(self) -> ChromiumSession:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def launch_chromium(playwright: Any, **context_kwargs: Any) -> ChromiumSession:
+    """Launch /usr/bin/chromium headless with a fresh temporary profile.
+
+    ``playwright`` is the object from ``sync_playwright().start()`` (or the
+    ``with sync_playwright() as p`` value).  Extra keyword arguments go to
+    ``launch_persistent_context`` (e.g. ``viewport={...}``,
+    ``bypass_csp=False``, ``java_script_enabled=...``).
+    """
+    if not chromium_available():
+        raise RuntimeError(f"{CHROMIUM_PATH} not found; run scripts/install-browser.sh")
+    user_data_dir = tempfile.mkdtemp(prefix="chromium-profile-")
+    kwargs: dict[str, Any] = {
+        "executable_path": CHROMIUM_PATH,
+        "headless": True,
+        "args": list(CHROMIUM_ARGS),
+    }
+    kwargs.update(context_kwargs)
+    try:
+        context = playwright.chromium.launch_persistent_context(user_data_dir, **kwargs)
+    except BaseException:
+        shutil.rmtree(user_data_dir, ignore_errors=True)
+        raise
+    return ChromiumSession(context, user_data_dir)
