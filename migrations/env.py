@@ -73,6 +73,14 @@ def render_item(type_, obj, autogen_context):
     return False
 
 
+def include_object(obj, name, type_, reflected, compare_to):
+    """Leave the engine-specific search index (migration 0003) out of autogenerate: the
+    FTS5 table and its shadow tables on SQLite, the tsvector column on PostgreSQL."""
+    if type_ == "table" and name.startswith("document_search"):
+        return False
+    return not (type_ == "column" and name == "search_vector" and reflected)
+
+
 def run_migrations_online():
     """Run migrations in 'online' mode.
 
@@ -95,6 +103,7 @@ def run_migrations_online():
     if conf_args.get("process_revision_directives") is None:
         conf_args["process_revision_directives"] = process_revision_directives
     conf_args.setdefault("render_item", render_item)
+    conf_args.setdefault("include_object", include_object)
     conf_args.setdefault("compare_type", True)
 
     connectable = get_engine()

@@ -3,7 +3,9 @@
 from models.api_key import SCOPES, ApiKey
 from models.audit import AuditEntry
 from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
+from models.document_text import DocumentText
 from models.event import Event
+from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.tenant import PLAN_LIMITS, Plan, Tenant
 from models.user import Role, SupportStaff, User
 
@@ -15,8 +17,11 @@ __all__ = [
     "Document",
     "DocumentStatus",
     "DocumentTag",
+    "DocumentText",
     "DocumentVersion",
     "Event",
+    "IdempotencyRecord",
+    "IdempotencyState",
     "Plan",
     "Role",
     "SupportStaff",

@@ -1,0 +1,196 @@
+"""Owns a document's extracted text and its search-index entry, on both database engines.
+
+PostgreSQL: `document_texts.search_vector`, a tsvector of the title (weight A), the tags and
+metadata values (B) and the text (C), under a GIN index. SQLite: one row per document in the
+`document_search` FTS5 table (title, keywords, body). `refresh(document)` rebuilds the entry
+and must run whenever the title, tags, metadata or text change, in the same transaction."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import current_app
+from sqlalchemy import select, text
+
+import clock
+from extensions import db
+from models import Document, DocumentVersion, TextStatus
+from models.document_text import DocumentText
+from services import extraction
+from services.storage import BlobStore, LocalBlobStore
+
+log = logging.getLogger(__name__)
+
+# The text search configuration (stemming, stop words) for PostgreSQL; SQLite's FTS5 table
+# uses the Porter stemmer over unicode61 to behave alike.
+PG_CONFIG = "english"
+# tsvector values are capped at 1 MB; beyond this many characters the text is stored (and
+# shown) but not indexed.
+INDEX_MAX_CHARS = 250_000
+
+
+def dialect() -> str:
+    return db.session.get_bind().dialect.name
+
+
+def blob_store() -> BlobStore:
+    """The documents' blob store: part A's factory when present, else the configured disk."""
+    try:
+        from services.documents import blob_store as documents_blob_store
+    except ImportError:
+        return LocalBlobStore(current_app.config["DMS_STORAGE_DIR"])
+    return documents_blob_store()
+
+
+def text_row(document: Document) -> DocumentText:
+    row = db.session.get(DocumentText, document.id)
+    if row is None:
+        row = DocumentText(document_id=document.id, tenant_id=document.tenant_id, text="")
+        db.session.add(row)
+        db.session.flush()
+    return row
+
+
+def keywords_of(document: Document) -> str:
+    """The words of the tags and of the metadata values, indexed with weight B."""
+    values = [str(v) for v in (document.meta or {}).values()]
+    return " ".join([*document.tag_names, *values])
+
+
+def refresh(document: Document) -> None:
+    """Rebuild the document's index entry from its current title, tags, metadata and text.
+
+    Call it in the transaction that changed any of them (PATCH, upload, extraction)."""
+    row = text_row(document)
+    params = {
+        "id": document.id,
+        "tenant": document.tenant_id,
+        "title": document.title or "",
+        "keywords": keywords_of(document),
+        "body": (row.text or "")[:INDEX_MAX_CHARS],
+    }
+    if dialect() == "postgresql":
+        db.session.execute(
+            text(
+                "UPDATE document_texts SET search_vector ="
+                " setweight(to_tsvector(CAST(:cfg AS regconfig), :title), 'A')"
+                " || setweight(to_tsvector(CAST(:cfg AS regconfig), :keywords), 'B')"
+                " || setweight(to_tsvector(CAST(:cfg AS regconfig), :body), 'C')"
+                " WHERE document_id = :id"
+            ),
+            {**params, "cfg": PG_CONFIG},
+        )
+    else:
+        rowid = fts_rowid(document.id)
+        db.session.execute(
+            text("DELETE FROM document_search WHERE rowid = :rowid"), {"rowid": rowid}
+        )
+        db.session.execute(
+            text(
+                "INSERT INTO document_search (rowid, document_id, tenant_id, title, keywords, body)"
+                " VALUES (:rowid, :id, :tenant, :title, :keywords, :body)"
+            ),
+            {**params, "rowid": rowid},
+        )
+
+
+def remove(document_id: str) -> None:
+    """Drop the document's text and index entry (the purge job; FTS5 has no foreign keys)."""
+    if dialect() != "postgresql":
+        db.session.execute(
+            text("DELETE FROM document_search WHERE rowid = :rowid"),
+            {"rowid": fts_rowid(document_id)},
+        )
+    row = db.session.get(DocumentText, document_id)
+    if row is not None:
+        db.session.delete(row)
+
+
+def fts_rowid(document_id: str) -> int:
+    """A stable 63-bit FTS5 rowid for a document id, so updates replace by primary key."""
+    return int.from_bytes(hashlib.sha256(document_id.encode()).digest()[:8], "big") >> 1
+
+
+def mark_pending(document: Document) -> DocumentText:
+    """The document's text is (again) to be extracted; its index entry follows its fields."""
+    document.text_status = TextStatus.PENDING.value
+    row = text_row(document)
+    row.error = None
+    row.enqueued_at = clock.now()
+    row.updated_at = clock.now()
+    refresh(document)
+    return row
+
+
+def extract_and_index(tenant_id: str, document_id: str, version_number: int) -> str | None:
+    """Extract the text of one version, store it, index it; returns the new text status.
+
+    None when there is nothing to do: the document was purged, or a newer version has been
+    uploaded since (its own job will index it)."""
+    document = db.session.scalar(
+        select(Document).where(Document.id == document_id, Document.tenant_id == tenant_id)
+    )
+    if document is None or document.current_version != version_number:
+        return None
+    row = text_row(document)
+    row.attempts += 1
+    row.started_at = clock.now()
+    db.session.commit()  # the attempt is on record even if the worker dies mid-extraction
+
+    version = db.session.scalar(
+        select(DocumentVersion).where(
+            DocumentVersion.document_id == document.id, DocumentVersion.number == version_number
+        )
+    )
+    sha256 = version.sha256 if version is not None else document.sha256
+    content_type = version.content_type if version is not None else document.content_type
+    try:
+        with _local_path(blob_store(), tenant_id, sha256) as path:
+            result = extraction.extract_text(path, content_type)
+    except FileNotFoundError:
+        result = extraction.ExtractionResult("failed", error="the stored content is missing")
+
+    row.text = result.text if result.status == "done" else ""
+    row.version_number = version_number
+    row.error = result.error
+    row.finished_at = clock.now()
+    row.updated_at = clock.now()
+    document.text_status = result.status
+    refresh(document)
+    db.session.commit()
+    log.info(
+        "extracted document text",
+        extra={"document_id": document.id, "text_status": result.status, "error": result.error},
+    )
+    return result.status
+
+
+@contextmanager
+def _local_path(store: BlobStore, tenant_id: str, sha256: str) -> Iterator[Path]:
+    """A filesystem path to the blob: the file itself on local disk, else a temporary copy."""
+    if isinstance(store, LocalBlobStore):
+        path = store.path_for(tenant_id, sha256)
+        if not path.is_file():
+            raise FileNotFoundError(path)
+        yield path
+        return
+    with store.open(tenant_id, sha256) as source, tempfile.NamedTemporaryFile() as copy:
+        shutil.copyfileobj(source, copy, 1 << 20)
+        copy.flush()
+        yield Path(copy.name)
+
+
+def pending_documents(tenant_id: str | None = None) -> list[tuple[str, str, int]]:
+    """(tenant, document, version) of every document whose text is still pending."""
+    stmt = select(Document.tenant_id, Document.id, Document.current_version).where(
+        Document.text_status == TextStatus.PENDING.value
+    )
+    if tenant_id is not None:
+        stmt = stmt.where(Document.tenant_id == tenant_id)
+    return [tuple(r) for r in db.session.execute(stmt.order_by(Document.id))]  # type: ignore[misc]
