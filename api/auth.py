@@ -96,7 +96,14 @@ def authenticate_request() -> None:
     view = current_app.view_functions.get(request.endpoint or "")
     if view is None or getattr(view, "api_public", False):
         return
-    g.tenant, g.credential = resolve_caller()
+    from api.rate_limits import limit_caller, limit_refused_caller
+
+    try:
+        g.tenant, g.credential = resolve_caller()
+    except DomainError as error:
+        limit_refused_caller(error)  # per client IP; a 429 replaces the refusal when over
+        raise
+    limit_caller(g.tenant, g.credential)  # before counting usage: a 429 is not usage
     usage.record_request(g.tenant.id, g.credential.id)
 
 
@@ -173,7 +180,7 @@ def _resolve_tenant(credential: Credential | None) -> Tenant | None:
     label = subdomain_label(host, base)
     if label is not None:
         return _must_exist(label, "subdomain")
-    if base and host != base and _looks_like_domain(host):
+    if host != base and _looks_like_domain(host):
         tenant = tenants.find_by_domain(host)
         if tenant is not None:
             return tenant
