@@ -224,3 +224,6 @@ def register_commands(app: Flask) -> None:
         app.cli.add_command(group)
     app.cli.add_command(seed_demo)
     app.cli.add_command(worker)
+    from cli_documents import documents_cli
+
+    app.cli.add_command(documents_cli)

@@ -43,6 +43,8 @@ class Config:
         self.DMS_WEBHOOK_ALLOW_PRIVATE = _bool("DMS_WEBHOOK_ALLOW_PRIVATE", False)
         self.DMS_MAX_UPLOAD_BYTES = _int("DMS_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
         self.DMS_MAX_JSON_BYTES = _int("DMS_MAX_JSON_BYTES", 1024 * 1024)
+        # Days a document stays in the trash before the purge job removes it for good.
+        self.DMS_TRASH_RETENTION_DAYS = _int("DMS_TRASH_RETENTION_DAYS", 30)
         # How many reverse proxies in front of us append to X-Forwarded-For.
         # 0 (default) means the socket peer is the client and the header is ignored.
         self.DMS_TRUSTED_PROXY_COUNT = _int("DMS_TRUSTED_PROXY_COUNT", 0)

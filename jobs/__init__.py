@@ -41,4 +41,7 @@ def run_worker(app: Flask, burst: bool = False) -> None:
         worker = AppWorker(
             [queue(n) for n in QUEUE_NAMES], connection=redis_store.client, name=None
         )
+        from jobs.purge import ensure_scheduled
+
+        ensure_scheduled()  # the daily trash purge (jobs/purge.py)
         worker.work(with_scheduler=True, burst=burst)

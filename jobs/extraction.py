@@ -23,8 +23,8 @@ JOB_TIMEOUT = 15 * 60  # OCR of a long scanned PDF takes minutes
 RETRY = Retry(max=2, interval=[60, 300])
 
 
-def schedule_extraction(document: Document) -> None:
-    """Mark the document's text pending and enqueue its extraction.
+def schedule_extraction(document: Document) -> bool:
+    """Mark the document's text pending and enqueue its extraction; False when Redis failed.
 
     Call after the transaction that stored the content has committed: this commits the
     pending state, then enqueues, so the worker always finds the committed rows."""
@@ -44,9 +44,10 @@ def schedule_extraction(document: Document) -> None:
             "could not enqueue text extraction; `flask documents reindex` will retry",
             extra={"document_id": document.id, "error": str(exc)},
         )
-        return
+        return False
     row.job_id = job.id
     db.session.commit()
+    return True
 
 
 def extract_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
