@@ -8,6 +8,8 @@ bp = Blueprint("portal", __name__)
 
 
 def register(app) -> None:
-    from portal import home  # noqa: F401  (route registration)
+    from portal import audit_log, auth, home, keys, layout, security, users  # noqa: F401
 
+    security.init_app(app)
+    layout.init_app(app)
     app.register_blueprint(bp)

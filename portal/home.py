@@ -1,12 +1,56 @@
-"""The portal's landing page until the admin portal work replaces it."""
+"""The dashboard: plan, this hour's use against the quota (tenant and per key, drawn as SVG),
+active keys, keys due for rotation and the latest audit entries."""
 
 from __future__ import annotations
 
-from flask import render_template
+from flask import redirect, render_template, url_for
+from flask_login import current_user
 
 from portal import bp
+from portal.access import TENANT_ROLES, portal_tenant, roles_required
+from portal.charts import bar_chart, meter
+from services import api_keys, audit_query, usage
 
 
 @bp.get("/")
 def index():
-    return render_template("portal/home.html")
+    if not current_user.is_authenticated:
+        return redirect(url_for("portal.login"))
+    if current_user.is_support:
+        return redirect(url_for("portal.support_tenants"))
+    return dashboard()
+
+
+@roles_required(*TENANT_ROLES)
+def dashboard():
+    tenant = portal_tenant()
+    if current_user.role == "member":
+        return render_template("portal/dashboard/member.html", tenant=tenant)
+    hourly_quota, burst = tenant.limits
+    used = usage.last_hour(tenant.id)
+    keys = api_keys.list_keys(tenant.id)
+    active = [key for key in keys if key.is_active]
+    per_key = []
+    for key in active:
+        limit = key.hourly_quota or hourly_quota
+        per_key.append(
+            {
+                "key": key,
+                "meter": meter(usage.last_hour(tenant.id, key.id), limit),
+                "own_quota": key.hourly_quota is not None,
+            }
+        )
+    per_key.sort(key=lambda row: row["meter"].value, reverse=True)
+    minutes = usage.minute_counts(tenant.id)
+    return render_template(
+        "portal/dashboard/index.html",
+        tenant=tenant,
+        hourly_quota=hourly_quota,
+        burst=burst,
+        usage_meter=meter(used, hourly_quota),
+        minute_chart=bar_chart(minutes, guide=burst, guide_label=f"burst limit {burst}/min"),
+        per_key=per_key,
+        active_count=len(active),
+        due=[key for key in active if key.rotation_due],
+        latest=audit_query.latest(tenant.id),
+    )

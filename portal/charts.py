@@ -1,0 +1,123 @@
+"""Chart geometry for the portal's server-drawn SVG (no script, no CDN): bar charts, sparklines
+and quota meters. Templates in templates/portal/_charts.html turn these into markup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    height: float
+    value: int
+    label: str
+
+
+@dataclass(frozen=True)
+class BarChart:
+    width: int
+    height: int
+    bars: list[Bar]
+    peak: int
+    total: int
+    guide_y: float | None  # a dashed line at the per-bar share of the quota, when it fits
+    guide_label: str | None
+    first_label: str
+    last_label: str
+    plot_top: int
+    plot_bottom: int
+
+
+def bar_chart(
+    series: list[tuple[datetime, int]],
+    *,
+    width: int = 720,
+    height: int = 170,
+    guide: int | None = None,
+    guide_label: str | None = None,
+    time_format: str = "%H:%M",
+) -> BarChart:
+    """One bar per bucket, scaled to the larger of the peak and the guide line."""
+    top, bottom = 12, height - 22
+    plot_height = bottom - top
+    peak = max((count for _, count in series), default=0)
+    scale_max = max(peak, guide or 0, 1)
+    step = width / max(len(series), 1)
+    gap = min(2.0, step * 0.2)
+    bars = []
+    for i, (start, count) in enumerate(series):
+        bar_height = plot_height * count / scale_max
+        if count and bar_height < 1.5:
+            bar_height = 1.5  # one request stays visible
+        bars.append(
+            Bar(
+                x=round(i * step + gap / 2, 2),
+                y=round(bottom - bar_height, 2),
+                width=round(step - gap, 2),
+                height=round(bar_height, 2),
+                value=count,
+                label=f"{start:{time_format}} UTC: {count} request{'s' if count != 1 else ''}",
+            )
+        )
+    guide_y = round(bottom - plot_height * guide / scale_max, 2) if guide else None
+    return BarChart(
+        width=width,
+        height=height,
+        bars=bars,
+        peak=peak,
+        total=sum(count for _, count in series),
+        guide_y=guide_y,
+        guide_label=guide_label,
+        first_label=f"{series[0][0]:{time_format}}" if series else "",
+        last_label=f"{series[-1][0]:{time_format}}" if series else "",
+        plot_top=top,
+        plot_bottom=bottom,
+    )
+
+
+@dataclass(frozen=True)
+class Sparkline:
+    width: int
+    height: int
+    points: str
+    total: int
+    peak: int
+    title: str
+
+
+def sparkline(series: list[tuple[datetime, int]], *, width: int = 120, height: int = 26):
+    """A polyline over the buckets; flat along the bottom when there was no traffic."""
+    peak = max((count for _, count in series), default=0)
+    n = max(len(series) - 1, 1)
+    pad = 2
+    points = " ".join(
+        f"{round(i * (width - 2 * pad) / n + pad, 1)},"
+        f"{round(height - pad - (height - 2 * pad) * count / max(peak, 1), 1)}"
+        for i, (_, count) in enumerate(series)
+    )
+    total = sum(count for _, count in series)
+    return Sparkline(
+        width, height, points, total, peak, f"{total} requests in the last {len(series)} hours"
+    )
+
+
+@dataclass(frozen=True)
+class Meter:
+    value: int
+    limit: int
+    percent: float  # 0-100, clamped, for the bar's width
+    level: str  # "ok" | "warn" | "over"
+
+    @property
+    def label(self) -> str:
+        return f"{self.value:,} of {self.limit:,}"
+
+
+def meter(value: int, limit: int) -> Meter:
+    share = value / limit if limit else 0.0
+    level = "over" if share >= 1 else "warn" if share >= 0.8 else "ok"
+    return Meter(value, limit, round(min(share, 1.0) * 100, 1), level)

@@ -1,0 +1,77 @@
+"""What every portal template can use: the navigation for the signed-in role, the workspace,
+whether the reader may change things, and display filters for times and audit actions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import Flask, current_app, request
+from flask_login import current_user
+
+import clock
+from portal.access import can_write
+from portal.nav import entries_for
+
+ACTION_LABELS = {
+    "api_key.created": "API key created",
+    "api_key.rotated": "API key rotated",
+    "api_key.revoked": "API key revoked",
+    "api_key.updated": "API key changed",
+    "api_key.used": "API key used (first use of the day)",
+    "user.login": "Signed in",
+    "user.login_failed": "Sign-in failed",
+    "user.logout": "Signed out",
+    "user.created": "User added",
+    "user.role_changed": "Role changed",
+    "user.deactivated": "User deactivated",
+    "user.reactivated": "User reactivated",
+    "tenant.created": "Workspace created",
+    "tenant.limits_changed": "Plan limits changed",
+    "support.audit_viewed": "Support staff viewed the audit log",
+}
+
+
+def _nav():
+    if not current_user.is_authenticated:
+        return []
+    known = current_app.view_functions
+    return [
+        {"label": e.label, "url": _url(e.endpoint), "current": request.endpoint == e.endpoint}
+        for e in entries_for(current_user.role)
+        if e.endpoint in known  # a page whose module is not installed is simply not listed
+    ]
+
+
+def _url(endpoint: str) -> str:
+    from flask import url_for
+
+    return url_for(endpoint)
+
+
+def when(value: datetime | None) -> str:
+    """`2026-11-21 10:00 UTC`; empty for None."""
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else ""
+
+
+def ago(value: datetime | None) -> str:
+    if value is None:
+        return "never"
+    seconds = int((clock.now() - value).total_seconds())
+    if seconds < 60:
+        return "just now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''} ago"
+    return "just now"
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.filters["when"] = when
+    app.jinja_env.filters["ago"] = ago
+    app.jinja_env.filters["rfc3339"] = clock.rfc3339
+    app.jinja_env.filters["action_label"] = lambda action: ACTION_LABELS.get(action, action)
+
+    @app.context_processor
+    def portal_context():
+        return {"nav_entries": _nav, "can_write": can_write}

@@ -1,0 +1,28 @@
+"""The portal's navigation as data: label, endpoint and the roles that see each entry.
+
+base.html renders `entries_for(role)`; a page of another feature adds itself with one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NavEntry:
+    label: str
+    endpoint: str
+    roles: tuple[str, ...]
+
+
+NAV: list[NavEntry] = [
+    NavEntry("Dashboard", "portal.index", ("admin", "auditor", "member")),
+    NavEntry("API keys", "portal.keys", ("admin", "auditor")),
+    NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
+    NavEntry("Users", "portal.users", ("admin",)),
+    NavEntry("Tenants", "portal.support_tenants", ("support",)),
+]
+
+
+def entries_for(role: str | None) -> list[NavEntry]:
+    return [entry for entry in NAV if role in entry.roles]

@@ -1,0 +1,106 @@
+"""Browser-facing safety for the whole app: security headers and a per-view overridable CSP,
+session cookie flags, Flask-Login wiring (one loader for users and support staff), and the
+friendly pages for CSRF refusals and sign-in redirects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Flask, current_app, flash, g, redirect, render_template, request, url_for
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError
+
+from extensions import db, login_manager
+
+DEFAULT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+)
+
+STATIC_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+
+def content_security_policy(policy: str) -> Callable:
+    """Give one view its own CSP (e.g. the API reference page needs inline styles).
+
+    A view may also set `g.csp` at run time; a response that already carries the header
+    keeps it.
+    """
+
+    def decorator(view: Callable) -> Callable:
+        view.csp = policy  # type: ignore[attr-defined]
+        return view
+
+    return decorator
+
+
+def _policy_for_request() -> str:
+    if "csp" in g:
+        return g.csp
+    view = current_app.view_functions.get(request.endpoint or "")
+    return getattr(view, "csp", DEFAULT_CSP)
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the request came over HTTPS (or config says)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(super().get_cookie_secure(app) or request.is_secure)
+
+
+def _load_principal(principal_id: str):
+    from models import SupportStaff, User
+
+    model = {"usr": User, "stf": SupportStaff}.get(principal_id.split("_", 1)[0])
+    principal = db.session.get(model, principal_id) if model else None
+    # A deactivated account's open sessions end with its next request.
+    return principal if principal is not None and principal.is_active else None
+
+
+def _unauthorized():
+    if request.headers.get("HX-Request"):
+        # htmx would swap the login page into a table row; send the browser there instead.
+        return "", 401, {"HX-Redirect": url_for("portal.login")}
+    flash("Please sign in to continue.", "info")
+    return redirect(url_for("portal.login", next=request.full_path.rstrip("?")))
+
+
+def init_app(app: Flask) -> None:
+    app.session_interface = _SessionInterface()
+    login_manager.session_protection = "strong"
+    login_manager.user_loader(_load_principal)
+    login_manager.unauthorized_handler(_unauthorized)
+
+    @app.after_request
+    def security_headers(response):
+        for name, value in STATIC_HEADERS.items():
+            response.headers.setdefault(name, value)
+        response.headers.setdefault("Content-Security-Policy", _policy_for_request())
+        if request.is_secure:
+            response.headers.setdefault(
+                "Strict-Transport-Security", "max-age=31536000; includeSubDomains"
+            )
+        return response
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(error: CSRFError):
+        from api.errors import wants_envelope
+
+        if wants_envelope():
+            return error  # the API is CSRF-exempt; keep Flask's own path for anything else
+        return (
+            render_template(
+                "errors/error.html",
+                status=400,
+                title="This form has expired",
+                message="The page was open too long or came from elsewhere. "
+                "Go back, reload the page and submit it again.",
+            ),
+            400,
+        )

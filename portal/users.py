@@ -1,0 +1,126 @@
+"""The Users page: admins add people, change their role and deactivate or reactivate them."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from errors import DomainError
+from extensions import db
+from models import Role, User
+from portal import bp
+from portal.access import ADMIN, is_htmx, portal_actor, portal_tenant, roles_required
+from portal.keys import field_errors
+from services import users
+
+ROLE_HELP = {
+    "admin": "Everything in this portal: keys, users, audit log.",
+    "auditor": "Read-only: API keys and the audit log.",
+    "member": "Uses the API through OAuth apps and approves workflows; no portal admin.",
+}
+
+
+def _people(tenant_id: str) -> list[User]:
+    return list(
+        db.session.scalars(
+            User.query_for_tenant(tenant_id).order_by(User.is_active_user.desc(), User.email)
+        )
+    )
+
+
+def _render(form: dict, errors: dict, status: int = 200):
+    tenant = portal_tenant()
+    return render_template(
+        "portal/users/index.html",
+        tenant=tenant,
+        people=_people(tenant.id),
+        roles=[r.value for r in Role],
+        role_help=ROLE_HELP,
+        form=form,
+        errors=errors,
+    ), status
+
+
+@bp.get("/users")
+@roles_required(*ADMIN)
+def users_page():
+    return _render({"email": "", "name": "", "role": "member"}, {})
+
+
+@bp.post("/users")
+@roles_required(*ADMIN)
+def create_user():
+    form = {
+        "email": request.form.get("email", "").strip(),
+        "name": request.form.get("name", "").strip(),
+        "role": request.form.get("role", ""),
+    }
+    password = request.form.get("password") or ""
+    if not password:
+        return _render(form, {"password": ["Set a first password; they can change it."]}, 422)
+    try:
+        user = users.create_user(
+            portal_tenant(),
+            form["email"],
+            form["role"],
+            portal_actor(),
+            password=password,
+            name=form["name"] or None,
+        )
+    except DomainError as error:
+        db.session.rollback()
+        return _render(form, field_errors(error), 422)
+    db.session.commit()
+    flash(f"Added {user.email} as {user.role}.", "success")
+    return redirect(url_for("portal.users_page"))
+
+
+def _load(user_id: str) -> User:
+    return User.get_for_tenant(user_id, portal_tenant().id)
+
+
+def _refuse_self(user: User, what: str) -> None:
+    # An admin locking themselves out would leave a workspace nobody can administer.
+    if user.id == current_user.id:
+        raise DomainError(409, "CONFLICT", f"You cannot {what} your own account.")
+
+
+def _done(user: User, message: str):
+    if is_htmx():
+        return render_template("portal/users/_row.html", person=user, roles=[r.value for r in Role])
+    flash(message, "success")
+    return redirect(url_for("portal.users_page"))
+
+
+@bp.post("/users/<user_id>/role")
+@roles_required(*ADMIN)
+def change_role(user_id: str):
+    user = _load(user_id)
+    role = request.form.get("role", "")
+    try:
+        _refuse_self(user, "change the role of")
+        if role != user.role:
+            users.change_role(user, role, portal_actor())
+    except DomainError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+        return redirect(url_for("portal.users_page"))
+    db.session.commit()
+    return _done(user, f"{user.email} is now {user.role}.")
+
+
+@bp.post("/users/<user_id>/active")
+@roles_required(*ADMIN)
+def set_active(user_id: str):
+    user = _load(user_id)
+    active = request.form.get("active") == "1"
+    try:
+        _refuse_self(user, "deactivate")
+        if active != user.is_active_user:
+            users.set_active(user, active, portal_actor())
+    except DomainError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+        return redirect(url_for("portal.users_page"))
+    db.session.commit()
+    return _done(user, f"{user.email} is {'active again' if active else 'deactivated'}.")

@@ -1,0 +1,41 @@
+// The portal's only script (the CSP forbids inline ones): sends the CSRF token with every
+// htmx request and makes the "Copy" buttons work. Every page works without it.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    if (meta) {
+      event.detail.headers["X-CSRFToken"] = meta.getAttribute("content");
+    }
+  });
+
+  function copied(button) {
+    var label = button.textContent;
+    button.textContent = "Copied";
+    button.classList.add("is-copied");
+    window.setTimeout(function () {
+      button.textContent = label;
+      button.classList.remove("is-copied");
+    }, 2000);
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-copy]");
+    if (!button) {
+      return;
+    }
+    var field = document.querySelector(button.getAttribute("data-copy"));
+    if (!field) {
+      return;
+    }
+    field.focus();
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(function () { copied(button); });
+    } else if (document.execCommand("copy")) {
+      copied(button);
+    }
+  });
+})();

@@ -1,0 +1,46 @@
+"""Helpers for portal tests: signing in through the real /login form with a real CSRF token."""
+
+from __future__ import annotations
+
+import re
+
+PASSWORD = "correct horse battery"
+_TOKEN_RE = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+def csrf_token(client, path: str = "/login") -> str:
+    """The token the portal puts in every page's <meta>, as a browser would read it."""
+    page = client.get(path)
+    match = _TOKEN_RE.search(page.get_data(as_text=True))
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def sign_in(client, workspace: str | None, email: str, password: str = PASSWORD, **extra):
+    token = csrf_token(client)
+    form = {"csrf_token": token, "email": email, "password": password, **extra}
+    if workspace is not None:
+        form["workspace"] = workspace
+    return client.post("/login", data=form)
+
+
+def post(client, path: str, data: dict | None = None, **kwargs):
+    """A form POST carrying the CSRF token of the page it would be sent from."""
+    token = csrf_token(client, "/")
+    return client.post(path, data={"csrf_token": token, **(data or {})}, **kwargs)
+
+
+def audit_actions(app, tenant_id: str) -> list[str]:
+    from sqlalchemy import select
+
+    from extensions import db
+    from models import AuditEntry
+
+    with app.app_context():
+        return list(
+            db.session.scalars(
+                select(AuditEntry.action)
+                .where(AuditEntry.tenant_id == tenant_id)
+                .order_by(AuditEntry.seq)
+            )
+        )
