@@ -1,20 +1,179 @@
-"""Documents resource. The foundation answers the list so the whole request path
-(tenant, key, scope, envelope, pagination) is exercised; the documents work fills it in."""
+"""Documents resource (CONTRACT §4): upload, list with filters, read, download, change,
+trash, and versions. Routes only: parsing and shaping; the work is in services/documents."""
 
 from __future__ import annotations
 
+from flask import current_app, request, url_for
+
 from api import bp
-from api.auth import current_tenant, require_scope
-from api.envelope import ok_list
-from api.pagination import PageQuery, binding_of, decode_cursor
-from api.validation import query_args
+from api.auth import current_credential, current_tenant, require_scope
+from api.document_content import content_response
+from api.envelope import ok, ok_list
+from api.idempotency import idempotent, request_digest, set_fingerprint
+from api.pagination import binding_of, decode_cursor, encode_cursor, keyset_page
+from api.schemas.documents import (
+    ContentQuery,
+    DocumentListQuery,
+    DocumentOut,
+    DocumentPatch,
+    DocumentVersionOut,
+    UploadForm,
+    VersionListQuery,
+)
+from api.validation import json_body, query_args, responds
+from errors import DomainError
+from extensions import db
+from models.document import DocumentVersion
+from services import documents
+from services.document_filters import parse_position, position_of, sort_columns
+
+# Room for the multipart framing and the small fields around the file.
+FORM_OVERHEAD_BYTES = 1024 * 1024
+
+
+def _refuse_oversized_body() -> None:
+    """413 from Content-Length alone, before a byte of the body is read."""
+    limit = current_app.config["DMS_MAX_UPLOAD_BYTES"]
+    if (request.content_length or 0) > limit + FORM_OVERHEAD_BYTES:
+        raise DomainError(413, "PAYLOAD_TOO_LARGE", f"Uploads are limited to {limit} bytes.")
+
+
+def _upload_fingerprint() -> str:
+    """What makes two uploads the same request: the path, every part's name, file name and
+    bytes (not the multipart boundary, which each client picks at random)."""
+    _refuse_oversized_body()
+    parts = documents.upload_fingerprint(request.stream, request.mimetype, request.mimetype_params)
+    return request_digest(request.method, request.path, parts)
+
+
+def _receive():
+    _refuse_oversized_body()
+    return documents.receive_upload(
+        current_tenant.id, request.stream, request.mimetype, request.mimetype_params
+    )
+
+
+@bp.post("/documents")
+@require_scope("documents:write")
+@idempotent(fingerprint=_upload_fingerprint)
+@responds(DocumentOut, status=201)
+def upload_document():
+    """multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
+    (a JSON object of strings). Accepts Idempotency-Key."""
+    with _receive() as received:
+        set_fingerprint(request_digest(request.method, request.path, received.fingerprint))
+        form = UploadForm.from_form(received.fields)
+        document = documents.create_document(
+            received,
+            current_credential.actor(),
+            title=form.title,
+            tags=form.tags,
+            metadata=form.metadata,
+        )
+    location = url_for("api.get_document", document_id=document.id)
+    return ok(documents.document_data(document), status=201, headers={"Location": location})
 
 
 @bp.get("/documents")
 @require_scope("documents:read")
-@query_args(PageQuery)
-def list_documents(query: PageQuery):
-    binding = binding_of(current_tenant.id, resource="documents")
+@query_args(DocumentListQuery)
+@responds(DocumentOut, many=True)
+def list_documents(query: DocumentListQuery):
+    binding = binding_of(current_tenant.id, resource="documents", filters=query.binding())
+    position = None
     if query.cursor is not None:
-        decode_cursor(query.cursor, binding)
-    return ok_list([], limit=query.limit, next_cursor=None)
+        position = parse_position(decode_cursor(query.cursor, binding), query.sort)
+        if position is None:
+            raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
+    rows, more = keyset_page(
+        documents.list_query(current_tenant.id, query),
+        sort_columns(query.sort),
+        query.limit,
+        position,
+        db.session,
+    )
+    next_cursor = encode_cursor(binding, position_of(rows[-1], query.sort)) if more else None
+    return ok_list(
+        [documents.document_data(d) for d in rows], limit=query.limit, next_cursor=next_cursor
+    )
+
+
+@bp.get("/documents/<document_id>")
+@require_scope("documents:read")
+@responds(DocumentOut)
+def get_document(document_id: str):
+    document = documents.get_document(current_tenant.id, document_id)
+    return ok(documents.document_data(document))
+
+
+@bp.patch("/documents/<document_id>")
+@require_scope("documents:write")
+@json_body(DocumentPatch)
+@responds(DocumentOut)
+def update_document(document_id: str, body: DocumentPatch):
+    document = documents.get_document(current_tenant.id, document_id)
+    changes = {name: getattr(body, name) for name in body.model_fields_set}
+    document = documents.update_document(document, changes, current_credential.actor())
+    return ok(documents.document_data(document))
+
+
+@bp.delete("/documents/<document_id>")
+@require_scope("documents:write")
+@responds(DocumentOut)
+def delete_document(document_id: str):
+    """Moves the document to the trash; PATCH status `active` restores it."""
+    document = documents.get_document(current_tenant.id, document_id)
+    document = documents.trash_document(document, current_credential.actor())
+    return ok(documents.document_data(document))
+
+
+@bp.get("/documents/<document_id>/content")
+@require_scope("documents:read")
+@query_args(ContentQuery)
+def get_document_content(document_id: str, query: ContentQuery):
+    document = documents.get_document(current_tenant.id, document_id)
+    return content_response(documents.get_version(document, query.version))
+
+
+@bp.post("/documents/<document_id>/versions")
+@require_scope("documents:write")
+@idempotent(fingerprint=_upload_fingerprint)
+@responds(DocumentVersionOut, status=201)
+def upload_version(document_id: str):
+    """multipart/form-data with a `file` part: new content, which becomes current."""
+    document = documents.get_document(current_tenant.id, document_id)
+    with _receive() as received:
+        set_fingerprint(request_digest(request.method, request.path, received.fingerprint))
+        if received.fields:  # a version carries content only
+            name = sorted(received.fields)[0]
+            raise DomainError(
+                422, "VALIDATION_ERROR", f"Unknown field {name!r}: send only 'file'.", name
+            )
+        version = documents.add_version(document, received, current_credential.actor())
+    location = url_for("api.get_document_content", document_id=document.id, version=version.number)
+    return ok(documents.version_data(version), status=201, headers={"Location": location})
+
+
+@bp.get("/documents/<document_id>/versions")
+@require_scope("documents:read")
+@query_args(VersionListQuery)
+@responds(DocumentVersionOut, many=True)
+def list_versions(document_id: str, query: VersionListQuery):
+    document = documents.get_document(current_tenant.id, document_id)
+    binding = binding_of(current_tenant.id, resource="versions", document=document.id)
+    position = None
+    if query.cursor is not None:
+        position = decode_cursor(query.cursor, binding)
+        if len(position) != 1 or not isinstance(position[0], int):
+            raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
+    rows, more = keyset_page(
+        documents.versions_query(document),
+        [(DocumentVersion.number, True)],
+        query.limit,
+        position,
+        db.session,
+    )
+    next_cursor = encode_cursor(binding, [rows[-1].number]) if more else None
+    return ok_list(
+        [documents.version_data(v) for v in rows], limit=query.limit, next_cursor=next_cursor
+    )

@@ -1,0 +1,1 @@
+"""Pydantic request and response models of the API, one module per resource."""
