@@ -14,6 +14,7 @@ bp.before_request(authenticate_request)
 def register(app: Flask) -> None:
     """Import the resource modules (they attach routes to `bp`) and mount the blueprints."""
     from api import documents  # noqa: F401  (route registration)
+    from api import search  # noqa: F401  (route registration)
     from api.internal import bp as internal_bp
 
     app.register_blueprint(bp)

@@ -1,0 +1,46 @@
+"""Search resource: GET /api/v1/search (CONTRACT §4), routes only; services/search.py ranks."""
+
+from __future__ import annotations
+
+from api import bp
+from api.auth import current_tenant, require_scope
+from api.envelope import ok_list
+from api.pagination import binding_of, decode_cursor, encode_cursor
+from api.schemas.search import SearchHit, SearchQuery
+from api.validation import query_args, responds
+from services import search
+from services.documents import document_data
+
+
+@bp.get("/search")
+@require_scope("documents:read")
+@query_args(SearchQuery)
+@responds(SearchHit, many=True)
+def search_documents(query: SearchQuery):
+    binding = binding_of(
+        current_tenant.id,
+        resource="search",
+        q=query.q,
+        recency=query.recency,
+        filters=query.binding(),
+    )
+    position = decode_cursor(query.cursor, binding) if query.cursor is not None else None
+    page = search.search(
+        current_tenant.id, query.q, query, query.limit, position, recency=query.recency
+    )
+    hits = [
+        {
+            "document": document_data(hit.document),
+            "score": hit.score,
+            "highlights": hit.highlights,
+            "signals": hit.signals,
+        }
+        for hit in page.hits
+    ]
+    next_cursor = encode_cursor(binding, page.next_position) if page.next_position else None
+    return ok_list(
+        hits,
+        limit=query.limit,
+        next_cursor=next_cursor,
+        extra_meta={"aiSignalsUsed": page.signals_used},
+    )

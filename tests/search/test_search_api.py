@@ -1,0 +1,179 @@
+"""GET /api/v1/search: ranking, highlights, signals, filters, query syntax, validation,
+and tenant isolation (on SQLite FTS5 and PostgreSQL full text alike)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import clock
+from extensions import db
+from models import Document
+from tests.helpers import auth_headers
+from tests.search.conftest import ids_of
+
+
+def test_title_match_outranks_a_body_match(index_documents, tenant, find):
+    body_doc, title_doc = index_documents(
+        tenant,
+        {"title": "Meeting notes", "text": "We discussed the budget and the hiring plan."},
+        {"title": "Budget 2027", "text": "Numbers for next year are attached."},
+    )
+    response = find("budget")
+    assert ids_of(response) == [title_doc, body_doc]
+    hits = response.get_json()["data"]
+    assert hits[0]["score"] > hits[1]["score"]
+
+
+def test_hit_shape_signals_and_ai_signals_used(index_documents, tenant, find):
+    (doc,) = index_documents(tenant, {"title": "Harbour survey", "text": "Tide tables."})
+    body = find("harbour").get_json()
+    assert body["meta"]["aiSignalsUsed"] == ["keyword", "recency"]
+    assert body["meta"]["pagination"] == {"limit": 50, "hasMore": False}
+    (hit,) = body["data"]
+    assert hit["document"]["id"] == doc
+    assert hit["document"]["textStatus"] == "done"
+    assert set(hit["signals"]) == {"keyword", "recency"}
+    assert hit["signals"]["keyword"] > 0
+    assert 0 < hit["signals"]["recency"] <= 1
+    assert hit["score"] >= hit["signals"]["keyword"]
+
+    plain = find("harbour", recency="false").get_json()
+    assert plain["meta"]["aiSignalsUsed"] == ["keyword"]
+    assert set(plain["data"][0]["signals"]) == {"keyword"}
+    assert plain["data"][0]["score"] == plain["data"][0]["signals"]["keyword"]
+
+
+def test_recency_lifts_the_recently_changed_of_equal_matches(app, index_documents, tenant, find):
+    old, new = index_documents(
+        tenant,
+        {"title": "Lighthouse log", "text": "keeper"},
+        {"title": "Lighthouse log", "text": "keeper"},
+    )
+    with app.app_context():
+        db.session.get(Document, new).updated_at = clock.now() - timedelta(days=1)
+        db.session.get(Document, old).updated_at = clock.now() - timedelta(days=400)
+        db.session.commit()
+    hits = find("lighthouse").get_json()["data"]
+    assert [h["document"]["id"] for h in hits] == [new, old]
+    assert hits[0]["signals"]["recency"] > hits[1]["signals"]["recency"]
+    assert hits[0]["signals"]["keyword"] == hits[1]["signals"]["keyword"]
+
+
+def test_highlights_mark_terms_and_escape_markup(index_documents, tenant, find):
+    index_documents(
+        tenant,
+        {
+            "title": "Invoice <b>archive</b>",
+            "text": "Intro words here. The <script>alert(1)</script> invoice total is due.",
+        },
+    )
+    (hit,) = find("invoice").get_json()["data"]
+    fields = {h["field"]: h["snippet"] for h in hit["highlights"]}
+    assert fields["title"] == "<mark>Invoice</mark> &lt;b&gt;archive&lt;/b&gt;"
+    assert "<mark>invoice</mark>" in fields["text"]
+    assert "<script>" not in fields["text"]
+    assert "&lt;script&gt;" in fields["text"] or "alert" not in fields["text"]
+
+
+def test_text_only_match_has_no_title_highlight(index_documents, tenant, find):
+    index_documents(tenant, {"title": "Plain title", "text": "The glacier moved slowly."})
+    (hit,) = find("glacier").get_json()["data"]
+    assert [h["field"] for h in hit["highlights"]] == ["text"]
+    assert "<mark>glacier</mark>" in hit["highlights"][0]["snippet"]
+
+
+def test_stemming_finds_other_forms(index_documents, tenant, find):
+    (doc,) = index_documents(tenant, {"title": "Reports", "text": "She was running the reports."})
+    assert ids_of(find("runs")) == [doc]
+
+
+def test_tags_and_metadata_values_are_searched(index_documents, tenant, find):
+    tagged, with_meta = index_documents(
+        tenant,
+        {"title": "One", "text": "x", "tags": ["quarantine"]},
+        {"title": "Two", "text": "y", "meta": {"customer": "Wolfram"}},
+    )
+    assert ids_of(find("quarantine")) == [tagged]
+    assert ids_of(find("wolfram")) == [with_meta]
+
+
+def test_all_words_must_match_phrases_or_and_exclusions(index_documents, tenant, find):
+    red_apple, green_apple, red_car = index_documents(
+        tenant,
+        {"title": "a", "text": "red apple pie"},
+        {"title": "b", "text": "green apple sauce"},
+        {"title": "c", "text": "a fast red car"},
+    )
+    assert set(ids_of(find("apple red"))) == {red_apple}
+    assert set(ids_of(find('"red apple"'))) == {red_apple}
+    assert set(ids_of(find('"apple red"'))) == set()
+    assert set(ids_of(find("apple or car"))) == {red_apple, green_apple, red_car}
+    assert set(ids_of(find("red -car"))) == {red_apple}
+
+
+def test_filters_apply_to_search(app, index_documents, tenant, find):
+    tagged, plain, trashed, archived = index_documents(
+        tenant,
+        {"title": "Pricing memo", "text": "pricing", "tags": ["finance"], "meta": {"team": "ops"}},
+        {"title": "Pricing draft", "text": "pricing"},
+        {"title": "Pricing old", "text": "pricing"},
+        {"title": "Pricing archive", "text": "pricing"},
+    )
+    with app.app_context():
+        db.session.get(Document, trashed).status = "deleted"
+        db.session.get(Document, archived).status = "archived"
+        db.session.commit()
+    assert set(ids_of(find("pricing"))) == {tagged, plain, archived}
+    assert ids_of(find("pricing", tag="finance")) == [tagged]
+    assert ids_of(find("pricing", **{"metadata.team": "ops"})) == [tagged]
+    assert ids_of(find("pricing", status="deleted")) == [trashed]
+    assert ids_of(find("pricing", status="archived")) == [archived]
+    assert set(ids_of(find("pricing", title="draft"))) == {plain}
+    assert set(ids_of(find("pricing", contentType="text/plain"))) == {tagged, plain, archived}
+    assert ids_of(find("pricing", contentType="application/pdf")) == []
+
+
+def test_other_tenants_documents_never_appear(
+    index_documents, tenant, other_tenant, create_key, client, find
+):
+    (mine,) = index_documents(tenant, {"title": "Secret merger", "text": "merger terms"})
+    (theirs,) = index_documents(other_tenant, {"title": "Secret merger", "text": "merger"})
+    assert ids_of(find("merger")) == [mine]
+    _, secret = create_key(other_tenant)
+    response = client.get(
+        "/api/v1/search", query_string={"q": "merger"}, headers=auth_headers(secret, "globex")
+    )
+    assert ids_of(response) == [theirs]
+
+
+def test_search_needs_the_read_scope(tenant, create_key, client):
+    _, secret = create_key(tenant, scopes=["workflows:read"])
+    response = client.get(
+        "/api/v1/search", query_string={"q": "x"}, headers=auth_headers(secret, tenant.id)
+    )
+    assert response.status_code == 403
+    assert response.get_json()["errors"][0]["code"] == "INSUFFICIENT_SCOPE"
+
+
+def test_q_is_required_and_bounded(find, tenant):
+    for response in (find(None, expect=400), find("", expect=400), find("a" * 501, expect=400)):
+        error = response.get_json()["errors"][0]
+        assert error["code"] == "INVALID_PARAMETER"
+        assert error["field"] == "q"
+    assert find("a" * 500).get_json()["data"] == []
+
+
+def test_unknown_parameters_and_other_sorts_are_refused(find, tenant):
+    assert find("x", expect=400, colour="red").get_json()["errors"][0]["code"] == (
+        "INVALID_PARAMETER"
+    )
+    assert find("x", expect=400, sort="-createdAt").get_json()["errors"][0]["field"] == "sort"
+
+
+def test_text_still_pending_is_found_by_title(app, tenant, find):
+    from tests.jobs.support import stored_document
+
+    doc = stored_document(app, tenant.id, b"body words", "n.txt", title="Quokka census")
+    response = find("quokka")
+    assert ids_of(response) == [doc]
+    assert response.get_json()["data"][0]["document"]["textStatus"] == "pending"
