@@ -11,7 +11,7 @@ from functools import wraps
 
 import click
 from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 import clock
 from errors import DomainError
@@ -184,6 +184,7 @@ DEMO_KEY_NAME = "quick start"
 
 
 @click.command("seed-demo")
+@with_appcontext
 @_command
 def seed_demo() -> None:
     """A demo tenant, admin and key for the quick start; re-running issues fresh secrets."""
@@ -211,6 +212,7 @@ def seed_demo() -> None:
 
 
 @click.command("worker")
+@with_appcontext
 @click.option("--burst", is_flag=True, help="Stop when the queues are empty.")
 def worker(burst: bool) -> None:
     """Run the job worker (RQ, with its scheduler) for the app's queues."""

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter, ValidationError
-from pydantic.networks import EmailStr
+from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import func, select
 
 import clock
@@ -14,14 +13,18 @@ from services import audit
 from services.actors import Actor
 from services.passwords import hash_password, verify_password
 
-_email = TypeAdapter(EmailStr)
 MIN_PASSWORD_LENGTH = 10
 
 
 def normalise_email(email: str) -> str:
     try:
-        return _email.validate_python((email or "").strip()).lower()
-    except ValidationError:
+        # Self-hosted teams use intranet domains (corp.internal): accept any syntactically
+        # valid address, not only globally deliverable ones.
+        checked = validate_email(
+            (email or "").strip(), check_deliverability=False, globally_deliverable=False
+        )
+        return checked.normalized.lower()
+    except EmailNotValidError:
         raise validation_failed(
             [FieldError("VALIDATION_ERROR", f"{email!r} is not an email address.", "email")]
         ) from None
