@@ -50,6 +50,20 @@ class Config:
         self.DMS_TRUSTED_PROXY_COUNT = _int("DMS_TRUSTED_PROXY_COUNT", 0)
         # Bearer token that opens /internal/* to non-loopback callers (monitoring).
         self.DMS_OPERATOR_TOKEN = os.environ.get("DMS_OPERATOR_TOKEN") or None
+        # Rate limits (docs/rate-limits.md). Fail open: when Redis is unreachable the API
+        # keeps serving unlimited (logged, counted in metrics); 0 answers 503 instead.
+        self.DMS_RATE_LIMIT_FAIL_OPEN = _bool("DMS_RATE_LIMIT_FAIL_OPEN", True)
+        # "moving-window" (exact sliding log) or "sliding-window-counter" (two counters).
+        self.DMS_RATE_LIMIT_STRATEGY = os.environ.get("DMS_RATE_LIMIT_STRATEGY", "moving-window")
+        # Callers without a tenant or valid credential: per client IP, hourly and burst;
+        # the sign-in and token endpoints get the tighter pair.
+        self.DMS_RATE_LIMIT_IP_HOURLY = _int("DMS_RATE_LIMIT_IP_HOURLY", 600)
+        self.DMS_RATE_LIMIT_IP_BURST = _int("DMS_RATE_LIMIT_IP_BURST", 60)
+        self.DMS_RATE_LIMIT_SIGN_IN_HOURLY = _int("DMS_RATE_LIMIT_SIGN_IN_HOURLY", 100)
+        self.DMS_RATE_LIMIT_SIGN_IN_BURST = _int("DMS_RATE_LIMIT_SIGN_IN_BURST", 10)
+        # Window lengths in seconds; only tests shorten them (the spec's are 3600 and 60).
+        self.DMS_RATE_LIMIT_HOUR_SECONDS = _int("DMS_RATE_LIMIT_HOUR_SECONDS", 3600)
+        self.DMS_RATE_LIMIT_BURST_SECONDS = _int("DMS_RATE_LIMIT_BURST_SECONDS", 60)
         self.DMS_LOG_LEVEL = os.environ.get("DMS_LOG_LEVEL", "INFO")
         # JSON request logs to stderr; off in tests unless asked for.
         self.DMS_LOG_JSON = _bool("DMS_LOG_JSON", True)

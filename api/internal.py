@@ -16,6 +16,7 @@ from api.envelope import error_response, ok
 from errors import DomainError
 from extensions import db, redis_store
 from observability import metrics_text
+from services import rate_limits
 
 bp = Blueprint("internal", __name__, url_prefix="/internal")
 
@@ -40,7 +41,11 @@ def operator_only() -> None:
 
 @bp.get("/health")
 def health():
-    checks = {"database": _check_database(), "redis": _check_redis()}
+    checks = {
+        "database": _check_database(),
+        "redis": _check_redis(),
+        "rateLimits": rate_limits.storage_health(),
+    }
     body = {"status": "ok", "checks": checks}
     failing = [name for name, check in checks.items() if not check["ok"]]
     if not failing:

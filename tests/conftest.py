@@ -124,6 +124,16 @@ def _clean_state(request):
             for table in tables:
                 db.session.execute(table.delete())
         db.session.commit()
+        _clear_rate_limit_windows()
+
+
+def _clear_rate_limit_windows() -> None:
+    """Tenants and keys are re-created under the same ids: their rate windows must not be."""
+    from extensions import redis_store
+
+    client = redis_store.client
+    for key in client.scan_iter(match=redis_store.key("rl", "*"), count=1000):
+        client.delete(key)
 
 
 @pytest.fixture
