@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
-from sqlalchemy import Select, distinct, func, or_, select
+from sqlalchemy import Select, func, or_, select
 
 import clock
 from extensions import db
@@ -132,8 +132,9 @@ def key_history(tenant_id: str, key_id: str, limit: int = 100) -> list[AuditEntr
 def known_actions(tenant_id: str) -> list[str]:
     """The actions this tenant's log contains, for the filter's choices."""
     stmt = (
-        select(distinct(AuditEntry.action))
+        select(AuditEntry.action)
         .where(AuditEntry.tenant_id == tenant_id)
+        .distinct()
         .order_by(AuditEntry.action)
     )
     return list(db.session.scalars(stmt))

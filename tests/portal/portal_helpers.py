@@ -10,7 +10,7 @@ _TOKEN_RE = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 def csrf_token(client, path: str = "/login") -> str:
     """The token the portal puts in every page's <meta>, as a browser would read it."""
-    page = client.get(path)
+    page = client.get(path, follow_redirects=True)
     match = _TOKEN_RE.search(page.get_data(as_text=True))
     assert match, f"no CSRF token on {path}"
     return match.group(1)
