@@ -31,7 +31,7 @@ worker: install
 
 ## make test: install everything (Chromium included), lint, and run the whole suite.
 test: install-dev
-	bash scripts/install-browser.sh
+	bash scripts/install-system-packages.sh
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \

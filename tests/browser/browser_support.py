@@ -3,7 +3,7 @@
 Deliberately *not* a conftest: import it from browser tests explicitly.
 
 We never run ``playwright install``; instead the Debian ``chromium`` package
-(see ``scripts/install-browser.sh``) is used via ``executable_path``.
+(see ``scripts/install-system-packages.sh``) is used via ``executable_path``.
 
 Playwright's ``browser_type.launch()`` refuses ``--user-data-dir`` in
 ``args`` ("Pass user_data_dir parameter to
@@ -18,7 +18,7 @@ Usage (sync API)::
 
     pytestmark = [
         pytest.mark.browser,
-        pytest.mark.skipif(not chromium_available(), reason="run scripts/install-browser.sh"),
+        pytest.mark.skipif(not chromium_available(), reason="run scripts/install-system-packages.sh"),
     ]
 
     with sync_playwright() as p, launch_chromium(p) as browser:
@@ -103,7 +103,7 @@ def launch_chromium(playwright: Any, **context_kwargs: Any) -> ChromiumSession:
     ``bypass_csp=False``, ``java_script_enabled=...``).
     """
     if not chromium_available():
-        raise RuntimeError(f"{CHROMIUM_PATH} not found; run scripts/install-browser.sh")
+        raise RuntimeError(f"{CHROMIUM_PATH} not found; run scripts/install-system-packages.sh")
     user_data_dir = tempfile.mkdtemp(prefix="chromium-profile-")
     kwargs: dict[str, Any] = {
         "executable_path": CHROMIUM_PATH,
