@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import time
@@ -70,6 +71,14 @@ class Metrics:
 
 
 def metrics_text() -> bytes:
+    """This process's metrics; with PROMETHEUS_MULTIPROC_DIR set (gunicorn with several
+    workers), the sum over every worker, so a scrape does not depend on which one answers."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry)
     return generate_latest(current_app.extensions["dms.metrics"].registry)
 
 
