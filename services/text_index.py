@@ -78,11 +78,9 @@ def refresh(document: Document) -> None:
     if dialect() == "postgresql":
         db.session.execute(
             text(
-                "UPDATE document_texts SET search_vector ="
-                " setweight(to_tsvector(CAST(:cfg AS regconfig), :title), 'A')"
-                " || setweight(to_tsvector(CAST(:cfg AS regconfig), :keywords), 'B')"
-                " || setweight(to_tsvector(CAST(:cfg AS regconfig), :body), 'C')"
-                " WHERE document_id = :id"
+                "UPDATE document_texts SET search_vector = "  # noqa: S608 (constants; values bound)
+                + _PG_VECTOR.format(title=":title", keywords=":keywords", body=":body")
+                + " WHERE document_id = :id"
             ),
             {**params, "cfg": PG_CONFIG},
         )
@@ -98,6 +96,49 @@ def refresh(document: Document) -> None:
             ),
             {**params, "rowid": rowid},
         )
+
+
+# The tsvector of one document: title A, tags and metadata values B, text C.
+_PG_VECTOR = (
+    "setweight(to_tsvector(CAST(:cfg AS regconfig), {title}), 'A')"
+    " || setweight(to_tsvector(CAST(:cfg AS regconfig), {keywords}), 'B')"
+    " || setweight(to_tsvector(CAST(:cfg AS regconfig), {body}), 'C')"
+)
+
+
+def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
+    """PostgreSQL: recompute every tsvector of a tenant in SQL, a batch per transaction
+    (after a change of configuration or weights, or a bulk load); yields rows done."""
+    keywords = (
+        "concat_ws(' ',"
+        " (SELECT string_agg(t.tag, ' ') FROM document_tags t WHERE t.document_id = d.id),"
+        " (SELECT string_agg(m.value, ' ') FROM json_each_text(d.metadata) m))"
+    )
+    vector = _PG_VECTOR.format(
+        title="d.title", keywords=keywords, body=f"left(dt.text, {INDEX_MAX_CHARS})"
+    )
+    after = ""
+    while True:
+        ids = list(
+            db.session.scalars(
+                select(DocumentText.document_id)
+                .where(DocumentText.tenant_id == tenant_id, DocumentText.document_id > after)
+                .order_by(DocumentText.document_id)
+                .limit(batch_size)
+            )
+        )
+        if not ids:
+            return
+        db.session.execute(
+            text(
+                f"UPDATE document_texts dt SET search_vector = {vector} FROM documents d"  # noqa: S608 (constants)
+                " WHERE d.id = dt.document_id AND dt.document_id = ANY(:ids)"
+            ),
+            {"cfg": PG_CONFIG, "ids": ids},
+        )
+        db.session.commit()
+        after = ids[-1]
+        yield len(ids)
 
 
 def remove(document_id: str) -> None:

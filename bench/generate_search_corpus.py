@@ -1,0 +1,184 @@
+"""Generate the search benchmark's corpus: one tenant with N documents of realistic text.
+
+Words follow a Zipf distribution (rank-frequency ~ 1/rank^1.07, as in English prose) over a
+vocabulary of common English function words followed by synthetic pronounceable words, so
+a few terms are in almost every document and most are rare. Rows are loaded with COPY and
+the tsvectors are built by services.text_index.rebuild_vectors, the same SQL the app uses.
+
+    createdb -h 127.0.0.1 -U postgres dms_bench_search
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search \\
+        .venv/bin/python bench/generate_search_corpus.py --documents 100000
+
+Prints nothing secret; writes the tenant, an API key and the vocabulary to --state
+(instance/, git-ignored, mode 0600)."""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import itertools
+import json
+import os
+import random
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+FUNCTION_WORDS = _words(
+    "the of and to a in is that for it as was with be by on not he this are or his from at "
+    "which but have an they you were her she there been one all we their has would when if "
+    "so no will more can its about what up out them into only some than other time"
+)
+ONSETS = _words("b c d f g h j k l m n p r s t v w z br cr dr fl gr pl pr st tr ch sh th")
+VOWELS = _words("a e i o u ai ea ou io ee")
+CODAS = ["", "", "n", "r", "s", "t", "l", "m", "nd", "st", "rk"]
+TAGS = [f"tag-{i}" for i in range(50)]
+DEPARTMENTS = ["finance", "legal", "ops", "sales", "hr", "it", "research", "support"]
+ZIPF_EXPONENT = 1.07
+
+
+def vocabulary(size: int, rng: random.Random) -> list[str]:
+    words = list(FUNCTION_WORDS)
+    seen = set(words)
+    while len(words) < size:
+        syllables = rng.choice((2, 2, 3, 3, 4))
+        word = "".join(
+            rng.choice(ONSETS) + rng.choice(VOWELS) + rng.choice(CODAS) for _ in range(syllables)
+        )
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+
+def zipf_cumulative(size: int) -> list[float]:
+    return list(itertools.accumulate(1.0 / (rank**ZIPF_EXPONENT) for rank in range(1, size + 1)))
+
+
+def draw(words: list[str], cumulative: list[float], k: int, rng: random.Random) -> list[str]:
+    total = cumulative[-1]
+    return [words[bisect.bisect_left(cumulative, rng.random() * total)] for _ in range(k)]
+
+
+def document_text(words, cumulative, rng) -> str:
+    length = min(4000, max(30, int(rng.lognormvariate(5.6, 0.7))))  # median ~270 words
+    tokens = draw(words, cumulative, length, rng)
+    sentences, start = [], 0
+    while start < len(tokens):
+        end = start + rng.randint(8, 22)
+        sentence = " ".join(tokens[start:end])
+        sentences.append(sentence[:1].upper() + sentence[1:] + ".")
+        start = end
+    return " ".join(sentences)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--documents", type=int, default=100_000)
+    parser.add_argument("--tenant", default="bench-search")
+    parser.add_argument("--vocabulary", type=int, default=50_000)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--state", default="instance/search-bench.json")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        sys.exit("DATABASE_URL must point at the PostgreSQL benchmark database")
+
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from extensions import db
+    from models import SCOPES, Plan
+    from services import api_keys, tenants, text_index
+    from services.actors import Actor
+
+    rng = random.Random(args.seed)
+    words = vocabulary(args.vocabulary, rng)
+    cumulative = zipf_cumulative(len(words))
+    app = create_app({"DMS_LOG_JSON": False})
+    with app.app_context():
+        upgrade(revision="heads")
+        actor = Actor.cli()
+        tenant = tenants.get_tenant(args.tenant)
+        if tenant is None:
+            tenant = tenants.create_tenant(args.tenant, Plan.ENTERPRISE.value, actor)
+        tenants.set_limits(tenant, actor, hourly=10_000_000, burst=1_000_000)
+        key, secret = api_keys.create_key(tenant, "search bench", list(SCOPES), actor)
+        db.session.commit()
+        key_id = key.id
+        _load(db, tenant.id, args.documents, words, cumulative, rng)
+        total = args.documents
+        with tqdm(total=total, desc="tsvectors", unit="doc") as bar:
+            for done in text_index.rebuild_vectors(tenant.id):
+                bar.update(done)
+        db.session.execute(db.text("ANALYZE documents"))
+        db.session.execute(db.text("ANALYZE document_texts"))
+        db.session.commit()
+    Path(args.state).write_text(
+        json.dumps(
+            {
+                "tenant": args.tenant,
+                "key": secret,
+                "keyId": key_id,
+                "documents": args.documents,
+                "vocabulary": words[:20_000],
+            }
+        )
+    )
+    os.chmod(args.state, 0o600)
+    print(f"tenant {args.tenant}: {args.documents} documents; state in {args.state}")
+
+
+def _load(db, tenant_id: str, count: int, words, cumulative, rng) -> None:
+    """COPY documents, their tags and their texts, 5,000 rows per round trip."""
+    from models.base import new_id
+
+    raw = db.session.connection().connection.driver_connection
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    batch = 5000
+    with tqdm(total=count, desc="documents", unit="doc") as bar:
+        for offset in range(0, count, batch):
+            rows, texts, tags = [], [], []
+            for _ in range(min(batch, count - offset)):
+                doc_id = new_id("doc")
+                created = start + timedelta(minutes=rng.randint(0, 1_000_000))
+                title = " ".join(draw(words[60:], cumulative[: len(words) - 60], 5, rng))
+                text = document_text(words, cumulative, rng)
+                meta = json.dumps({"department": rng.choice(DEPARTMENTS)})
+                rows.append(
+                    (doc_id, tenant_id, title.title(), "doc.txt", "text/plain", len(text),
+                     "0" * 64, "active", meta, "done", 1, "bench", created, created)
+                )  # fmt: skip
+                texts.append((doc_id, tenant_id, text, 1, 1, created))
+                tags += [(doc_id, t, tenant_id) for t in rng.sample(TAGS, rng.randint(0, 3))]
+            with raw.cursor() as cur:
+                with cur.copy(
+                    "COPY documents (id, tenant_id, title, filename, content_type, size, sha256,"
+                    " status, metadata, text_status, current_version, created_by, created_at,"
+                    " updated_at) FROM STDIN"
+                ) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                with cur.copy("COPY document_tags (document_id, tag, tenant_id) FROM STDIN") as c:
+                    for row in tags:
+                        c.write_row(row)
+                with cur.copy(
+                    "COPY document_texts (document_id, tenant_id, text, version_number,"
+                    " attempts, updated_at) FROM STDIN"
+                ) as copy:
+                    for row in texts:
+                        copy.write_row(row)
+            raw.commit()
+            bar.update(len(rows))
+
+
+if __name__ == "__main__":
+    main()
