@@ -47,7 +47,12 @@ def content_response(version: DocumentVersion) -> Response:
     size = version.size
     start, end, status = 0, size - 1, 200
     byte_range = request.range
-    if byte_range is not None and _if_range_allows(etag) and len(byte_range.ranges) == 1:
+    if (
+        byte_range is not None
+        and byte_range.units == "bytes"
+        and len(byte_range.ranges) == 1  # several ranges: the whole content, as RFC 9110 allows
+        and _if_range_allows(etag)
+    ):
         bounds = byte_range.range_for_length(size)
         if bounds is None:
             raise DomainError(
