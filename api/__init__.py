@@ -15,7 +15,10 @@ def register(app: Flask) -> None:
     """Import the resource modules (they attach routes to `bp`) and mount the blueprints."""
     from api import documents  # noqa: F401  (route registration)
     from api import search  # noqa: F401  (route registration)
+    from api import lifecycle, openapi
     from api.internal import bp as internal_bp
 
     app.register_blueprint(bp)
     app.register_blueprint(internal_bp)
+    lifecycle.init_app(app)
+    openapi.init_app(app)

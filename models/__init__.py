@@ -2,6 +2,7 @@
 
 from models.api_key import SCOPES, ApiKey
 from models.audit import AuditEntry
+from models.deprecation import DeprecationNotice, DeprecationUsage
 from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from models.document_text import DocumentText
 from models.event import Event
@@ -14,6 +15,8 @@ __all__ = [
     "SCOPES",
     "ApiKey",
     "AuditEntry",
+    "DeprecationNotice",
+    "DeprecationUsage",
     "Document",
     "DocumentStatus",
     "DocumentTag",
