@@ -269,7 +269,7 @@ def _is_array(prop: dict) -> bool:
 
 
 def _error_statuses(op: dict, is_public: bool, item, path_params: bool) -> list[int]:
-    statuses = [400, 404, 429, 500, 503]
+    statuses = [400, 404, 414, 429, 500, 503]
     if not is_public:
         statuses += [401, 403]
     if item is not None:
@@ -280,7 +280,13 @@ def _error_statuses(op: dict, is_public: bool, item, path_params: bool) -> list[
 
 
 def _error_responses() -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
+    out["E414"] = {
+        # Refused by the HTTP server (gunicorn: request line over 8190 bytes) before the app
+        # sees it, so it is neither in the envelope nor rate-limited.
+        "description": "URI Too Long: the request line is over the server's limit.",
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    }
     for status, text in ERRORS.items():
         headers: dict[str, Any] = {
             name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS
