@@ -24,8 +24,9 @@ class BarChart:
     bars: list[Bar]
     peak: int
     total: int
-    guide_y: float | None  # a dashed line at the per-bar share of the quota, when it fits
+    guide_y: float | None  # a dashed line at the limit, when it is within reach of the bars
     guide_label: str | None
+    scale_max: int
     first_label: str
     last_label: str
     plot_top: int
@@ -42,10 +43,15 @@ def bar_chart(
     time_format: str = "%H:%M",
 ) -> BarChart:
     """One bar per bucket, scaled to the larger of the peak and the guide line."""
-    top, bottom = 12, height - 22
+    top, bottom = 16, height - 22
     plot_height = bottom - top
     peak = max((count for _, count in series), default=0)
-    scale_max = max(peak, guide or 0, 1)
+    # Scale to the traffic; draw the guide (a limit) only when it is near enough to read
+    # against the bars, otherwise a tall limit would flatten every bar to nothing.
+    scale_max = max(peak, 1)
+    if guide and guide <= max(peak, 1) * 2:
+        scale_max = max(scale_max, guide)
+    guide_visible = bool(guide) and guide <= scale_max
     step = width / max(len(series), 1)
     gap = min(2.0, step * 0.2)
     bars = []
@@ -63,7 +69,7 @@ def bar_chart(
                 label=f"{start:{time_format}} UTC: {count} request{'s' if count != 1 else ''}",
             )
         )
-    guide_y = round(bottom - plot_height * guide / scale_max, 2) if guide else None
+    guide_y = round(bottom - plot_height * guide / scale_max, 2) if guide_visible else None
     return BarChart(
         width=width,
         height=height,
@@ -72,6 +78,7 @@ def bar_chart(
         total=sum(count for _, count in series),
         guide_y=guide_y,
         guide_label=guide_label,
+        scale_max=scale_max,
         first_label=f"{series[0][0]:{time_format}}" if series else "",
         last_label=f"{series[-1][0]:{time_format}}" if series else "",
         plot_top=top,
@@ -89,7 +96,7 @@ class Sparkline:
     title: str
 
 
-def sparkline(series: list[tuple[datetime, int]], *, width: int = 120, height: int = 26):
+def sparkline(series: list[tuple[datetime, int]], *, width: int = 72, height: int = 22):
     """A polyline over the buckets; flat along the bottom when there was no traffic."""
     peak = max((count for _, count in series), default=0)
     n = max(len(series) - 1, 1)

@@ -7,16 +7,22 @@ import pytest
 from tests.portal.portal_helpers import PASSWORD, sign_in
 
 
-@pytest.fixture(autouse=True)
-def _forget_login_failures(app):
-    """Throttling state lives in Redis, outside the per-test table wipe: clear it."""
-    yield
+def _clear_redis(app, *areas: str) -> None:
     from extensions import redis_store
 
     with app.app_context():
         client = redis_store.client
-        for key in client.scan_iter(match=redis_store.key("login-throttle") + "*", count=500):
-            client.delete(key)
+        for area in areas:
+            for key in client.scan_iter(match=redis_store.key(area) + "*", count=500):
+                client.delete(key)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_redis_state(app):
+    """Sign-in failures and usage counters live in Redis, outside the per-test table wipe."""
+    _clear_redis(app, "usage", "login-throttle")
+    yield
+    _clear_redis(app, "login-throttle")
 
 
 @pytest.fixture
