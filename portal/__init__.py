@@ -8,7 +8,7 @@ bp = Blueprint("portal", __name__)
 
 
 def register(app) -> None:
-    from portal import audit_log, auth, home, keys, layout, security, users  # noqa: F401
+    from portal import audit_log, auth, deprecations, home, keys, layout, security, users  # noqa: F401
 
     security.init_app(app)
     layout.init_app(app)

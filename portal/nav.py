@@ -19,6 +19,7 @@ NAV: list[NavEntry] = [
     NavEntry("Dashboard", "portal.index", ("admin", "auditor", "member")),
     NavEntry("API keys", "portal.keys", ("admin", "auditor")),
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
+    NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
     NavEntry("Users", "portal.users_page", ("admin",)),
     NavEntry("Tenants", "portal.support_tenants", ("support",)),
 ]
