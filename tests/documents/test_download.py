@@ -24,6 +24,7 @@ def test_download_headers(client, headers, doc):
     assert response.headers["ETag"] == f'"{doc["sha256"]}"'
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Accept-Ranges"] == "bytes"
+    assert "sandbox" in response.headers["Content-Security-Policy"]
     assert response.headers["Content-Length"] == str(len(CONTENT))
     assert response.headers["Content-Type"] == doc["contentType"]
     assert response.headers["Content-Disposition"] == (
