@@ -45,9 +45,17 @@ def limit_without_credential() -> None:
         rate_limits.enforce(rate_limits.ip_windows(request_client_ip(), sign_in=True))
         return
     view = current_app.view_functions.get(request.endpoint or "")
-    if request.blueprint == "api" and view is not None and not getattr(view, "api_public", False):
+    if view is not None and _authenticates() and not getattr(view, "api_public", False):
         return
     rate_limits.enforce(rate_limits.ip_windows(request_client_ip()))
+
+
+def _authenticates() -> bool:
+    """Whether this request's blueprint runs the API's authentication (which then limits)."""
+    from api.auth import authenticate_request
+
+    hooks = current_app.before_request_funcs
+    return any(authenticate_request in hooks.get(name, ()) for name in request.blueprints)
 
 
 def limit_caller(tenant, credential) -> None:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from flask import current_app, g
 from limits import RateLimitItemPerSecond
 from limits.errors import StorageError
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
 from redis.exceptions import RedisError
 
 from errors import DomainError
@@ -149,10 +151,27 @@ def peek(windows: list[Window]) -> Verdict:
 
 def _states(windows: list[Window]) -> list[WindowState]:
     limiter = rate_limit_store.limiter
+    if isinstance(limiter, MovingWindowRateLimiter) and isinstance(limiter.storage, RedisStorage):
+        return _moving_window_states(limiter.storage, windows)
     states = []
     for window in windows:
         stats = limiter.get_window_stats(window.item, *window.identifiers)
         states.append(WindowState(window, stats.remaining, stats.reset_time))
+    return states
+
+
+def _moving_window_states(storage: RedisStorage, windows: list[Window]) -> list[WindowState]:
+    """The library's own read script for each window, sent in one round trip (a pipeline)
+    instead of one per window: the read half of every request's rate-limit cost."""
+    now = time.time()
+    pipe = storage.get_connection().pipeline(transaction=False)
+    for window in windows:
+        key = storage.prefixed_key(window.item.key_for(*window.identifiers))
+        storage.lua_moving_window([key], [now - window.seconds, window.item.amount], client=pipe)
+    states = []
+    for window, found in zip(windows, pipe.execute(), strict=True):
+        start, count = (float(found[0]), int(found[1])) if found else (now, 0)
+        states.append(WindowState(window, window.item.amount - count, start + window.seconds))
     return states
 
 
