@@ -75,10 +75,10 @@ def render_item(type_, obj, autogen_context):
 
 def include_object(obj, name, type_, reflected, compare_to):
     """Leave the engine-specific search index (migration 0003) out of autogenerate: the
-    FTS5 table and its shadow tables on SQLite, the tsvector column on PostgreSQL."""
+    FTS5 table and its shadow tables on SQLite, the tsvector columns on PostgreSQL."""
     if type_ == "table" and name.startswith("document_search"):
         return False
-    return not (type_ == "column" and name == "search_vector" and reflected)
+    return not (type_ == "column" and name in ("search_vector", "rank_vector") and reflected)
 
 
 def run_migrations_online():

@@ -71,6 +71,7 @@ def search(
     query = search_query.parse(q)
     as_of, after = _read_position(cursor) if cursor is not None else (clock.now(), None)
     engine = _engine()
+    engine.prepare()
     ranked = engine.ranked(tenant_id, query, filters, as_of, recency).subquery("ranked")
     stmt: Select = select(ranked.c.id, ranked.c.keyword, ranked.c.recency, ranked.c.score)
     if after is not None:

@@ -30,6 +30,10 @@ def _match(query: SearchQuery):
     return _FTS_NAME.op("MATCH")(literal(query.fts5()))
 
 
+def prepare() -> None:
+    """Nothing to set: FTS5 always answers MATCH from its own index."""
+
+
 def ranked(
     tenant_id: str, query: SearchQuery, filters: DocumentFilters, as_of: datetime, recency: bool
 ) -> Select:

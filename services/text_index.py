@@ -33,6 +33,8 @@ PG_CONFIG = "english"
 # tsvector values are capped at 1 MB; beyond this many characters the text is stored (and
 # shown) but not indexed.
 INDEX_MAX_CHARS = 250_000
+# PostgreSQL ranks on the title, tags, metadata and this lead of the text (docs/search.md).
+RANK_LEAD_CHARS = 1000
 
 
 def dialect() -> str:
@@ -77,12 +79,8 @@ def refresh(document: Document) -> None:
     }
     if dialect() == "postgresql":
         db.session.execute(
-            text(
-                "UPDATE document_texts SET search_vector = "  # noqa: S608 (constants; values bound)
-                + _PG_VECTOR.format(title=":title", keywords=":keywords", body=":body")
-                + " WHERE document_id = :id"
-            ),
-            {**params, "cfg": PG_CONFIG},
+            text(_pg_update_sql(":title", ":keywords", ":body") + " WHERE document_id = :id"),
+            {**params, "cfg": PG_CONFIG, "lead": RANK_LEAD_CHARS},
         )
     else:
         rowid = fts_rowid(document.id)
@@ -106,6 +104,14 @@ _PG_VECTOR = (
 )
 
 
+def _pg_update_sql(title: str, keywords: str, body: str) -> str:
+    """UPDATE document_texts SET both vectors: `search_vector` (matching, full text) and
+    `rank_vector` (ranking: the same fields with only the lead of the text, kept small)."""
+    full = _PG_VECTOR.format(title=title, keywords=keywords, body=body)
+    lead = _PG_VECTOR.format(title=title, keywords=keywords, body=f"left({body}, :lead)")
+    return f"UPDATE document_texts dt SET search_vector = {full}, rank_vector = {lead}"  # noqa: S608 (constant fragments; values are bound)
+
+
 def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
     """PostgreSQL: recompute every tsvector of a tenant in SQL, a batch per transaction
     (after a change of configuration or weights, or a bulk load); yields rows done."""
@@ -113,9 +119,6 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
         "concat_ws(' ',"
         " (SELECT string_agg(t.tag, ' ') FROM document_tags t WHERE t.document_id = d.id),"
         " (SELECT string_agg(m.value, ' ') FROM json_each_text(d.metadata) m))"
-    )
-    vector = _PG_VECTOR.format(
-        title="d.title", keywords=keywords, body=f"left(dt.text, {INDEX_MAX_CHARS})"
     )
     after = ""
     while True:
@@ -131,10 +134,11 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
             return
         db.session.execute(
             text(
-                f"UPDATE document_texts dt SET search_vector = {vector} FROM documents d"  # noqa: S608 (constants)
-                " WHERE d.id = dt.document_id AND dt.document_id = ANY(:ids)"
+                _pg_update_sql("d.title", keywords, f"left(dt.text, {INDEX_MAX_CHARS})")
+                + " FROM documents d WHERE d.id = dt.document_id"
+                " AND d.id = ANY(:ids) AND dt.document_id = ANY(:ids)"
             ),
-            {"cfg": PG_CONFIG, "ids": ids},
+            {"cfg": PG_CONFIG, "ids": ids, "lead": RANK_LEAD_CHARS},
         )
         db.session.commit()
         after = ids[-1]

@@ -42,6 +42,10 @@ def upgrade():
     if op.get_bind().dialect.name == 'postgresql':
         op.add_column('document_texts', sa.Column('search_vector', postgresql.TSVECTOR(), nullable=True))
         op.create_index('ix_document_texts_search_vector', 'document_texts', ['search_vector'], postgresql_using='gin')
+        # Ranking reads a small vector (title, tags, metadata, the lead of the text) kept
+        # inline in the row, so ranking thousands of matches never detoasts the full vector.
+        op.add_column('document_texts', sa.Column('rank_vector', postgresql.TSVECTOR(), nullable=True))
+        op.execute("ALTER TABLE document_texts ALTER COLUMN rank_vector SET STORAGE MAIN")
     else:
         # rowid is derived from the document id (services/text_index.fts_rowid).
         op.execute(
