@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, request, url_for
 from flask_login import current_user
 
 import clock
@@ -36,16 +36,10 @@ def _nav():
         return []
     known = current_app.view_functions
     return [
-        {"label": e.label, "url": _url(e.endpoint), "current": request.endpoint == e.endpoint}
+        {"label": e.label, "url": url_for(e.endpoint), "current": request.endpoint == e.endpoint}
         for e in entries_for(current_user.role)
         if e.endpoint in known  # a page whose module is not installed is simply not listed
     ]
-
-
-def _url(endpoint: str) -> str:
-    from flask import url_for
-
-    return url_for(endpoint)
 
 
 def when(value: datetime | None) -> str:

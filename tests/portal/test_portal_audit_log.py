@@ -23,6 +23,14 @@ def _fill(app, tenant_id: str, count: int, action: str = "test.event", label: st
         db.session.commit()
 
 
+def _forget_cached_chain_checks(app):
+    from extensions import redis_store
+
+    with app.app_context():
+        for key in redis_store.client.scan_iter(match=redis_store.key("audit-chain") + "*"):
+            redis_store.client.delete(key)
+
+
 def test_log_is_paginated_by_cursor_newest_first(app, admin_client, tenant):
     _fill(app, tenant.id, 120)
     first = admin_client.get("/audit").get_data(as_text=True)
@@ -79,8 +87,13 @@ def test_chain_status_is_shown_and_a_tampered_entry_is_reported(app, admin_clien
         entry = db.session.query(AuditEntry).filter_by(tenant_id=tenant.id, seq=2).one()
         entry.details = {"n": 999}
         db.session.commit()
+    # A result is reused for a minute while the chain has not grown...
+    assert 'data-chain="ok"' in admin_client.get("/audit").get_data(as_text=True)
+    _fill(app, tenant.id, 1)  # ...and any new entry makes the next view walk it again
     html = admin_client.get("/audit").get_data(as_text=True)
     assert 'data-chain="broken"' in html and "entry #2" in html
+    _forget_cached_chain_checks(app)
+    assert 'data-chain="broken"' in admin_client.get("/audit").get_data(as_text=True)
 
 
 def test_support_reads_any_tenants_log_and_each_read_is_audited(
