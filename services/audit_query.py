@@ -15,7 +15,7 @@ from sqlalchemy import Select, func, or_, select
 
 import clock
 from extensions import db, redis_store
-from models import AuditEntry, Tenant
+from models import AuditEntry
 from services import audit
 from services.actors import Actor
 
@@ -195,8 +195,15 @@ def chain_status(tenant_id: str) -> audit.ChainReport:
     """Whether the tenant's hash chain verifies. A full walk costs about 0.5 s per 10,000
     entries, so the result is reused for a minute while the chain has not grown; a new entry
     or an expired result triggers a fresh walk."""
-    seq = db.session.scalar(select(Tenant.audit_seq).where(Tenant.id == tenant_id)) or 0
-    cache_key = redis_store.key("audit-chain", tenant_id, str(seq))
+    head = db.session.execute(
+        select(AuditEntry.seq, AuditEntry.hash)
+        .where(AuditEntry.tenant_id == tenant_id)
+        .order_by(AuditEntry.seq.desc())
+        .limit(1)
+    ).first()
+    # Keyed by the chain's head, so a grown (or recreated) chain is always walked afresh.
+    head_id = f"{head.seq}-{head.hash}" if head else "empty"
+    cache_key = redis_store.key("audit-chain", tenant_id, head_id)
     try:
         cached = redis_store.client.get(cache_key)
     except RedisError:
