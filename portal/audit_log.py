@@ -87,9 +87,11 @@ def support_tenants():
 @roles_required(*SUPPORT)
 def support_audit(slug: str):
     tenant = tenants.require_tenant(slug)
-    page = _read(tenant.id, "portal.support_audit", slug=slug)
-    audit_query.record_support_view(tenant.id, portal_actor(), page["filter"])
+    flt, _ = audit_query.parse_filter(request.args)
+    # Recorded before reading, so the reader sees their own visit at the top of the log.
+    audit_query.record_support_view(tenant.id, portal_actor(), flt)
     db.session.commit()
+    page = _read(tenant.id, "portal.support_audit", slug=slug)
     return render_template(
         "portal/audit/index.html",
         tenant=tenant,

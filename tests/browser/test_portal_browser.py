@@ -4,6 +4,7 @@ Saves a screenshot of every page under docs/screenshots/ on the way."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,11 @@ pytestmark = [
     ),
 ]
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The README shows these; DMS_SCREENSHOT_DIR sends them elsewhere (e.g. CI artifacts).
+SCREENSHOTS = Path(
+    os.environ.get("DMS_SCREENSHOT_DIR")
+    or Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+)
 PASSWORD = "correct horse battery"
 
 

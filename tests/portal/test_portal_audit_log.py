@@ -106,6 +106,7 @@ def test_support_reads_any_tenants_log_and_each_read_is_audited(
         page = client.get(f"/support/tenants/{tenant.id}/audit")
         assert page.status_code == 200
         assert "Read-only support view" in page.get_data(as_text=True)
+        assert "support.audit_viewed</div>" in page.get_data(as_text=True)  # their own visit
     assert audit_actions(app, tenant.id).count("support.audit_viewed") == 2
     assert "support.audit_viewed" not in audit_actions(app, other_tenant.id)
     assert client.get("/support/tenants/nope/audit").status_code == 404
