@@ -8,6 +8,7 @@ slowed down by their own earlier success.
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -16,8 +17,11 @@ from flask import current_app
 from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from redis.exceptions import RedisError
 
 from extensions import redis_store
+
+log = logging.getLogger("dms.login_throttle")
 
 ACCOUNT_LIMIT = "5/15 minutes"  # failures per workspace + email
 IP_LIMIT = "20/15 minutes"  # failures per client address, whatever the account
@@ -75,23 +79,35 @@ def _checks(workspace: str | None, email: str, ip: str) -> list[tuple[str, RateL
 
 
 def refusal(workspace: str | None, email: str, ip: str) -> Refusal | None:
-    """A Refusal when the account or the address has used up its failures, else None."""
-    limiter = _limiter()
-    for scope, item, ident in _checks(workspace, email, ip):
-        if not limiter.test(item, "login", scope, ident):
-            stats = limiter.get_window_stats(item, "login", scope, ident)
-            return Refusal(scope, max(1, math.ceil(stats.reset_time - time.time())))
+    """A Refusal when the account or the address has used up its failures, else None.
+
+    Without Redis the check is skipped (logged): an outage of the counter store must not
+    lock every administrator out, and Argon2 keeps guessing slow in the meantime.
+    """
+    try:
+        limiter = _limiter()
+        for scope, item, ident in _checks(workspace, email, ip):
+            if not limiter.test(item, "login", scope, ident):
+                stats = limiter.get_window_stats(item, "login", scope, ident)
+                return Refusal(scope, max(1, math.ceil(stats.reset_time - time.time())))
+    except RedisError as exc:
+        log.warning("login throttle unavailable, not enforced: %s", type(exc).__name__)
     return None
 
 
 def record_failure(workspace: str | None, email: str, ip: str) -> None:
-    limiter = _limiter()
-    for scope, item, ident in _checks(workspace, email, ip):
-        limiter.hit(item, "login", scope, ident)
+    try:
+        limiter = _limiter()
+        for scope, item, ident in _checks(workspace, email, ip):
+            limiter.hit(item, "login", scope, ident)
+    except RedisError as exc:
+        log.warning("login failure not counted: %s", type(exc).__name__)
 
 
 def clear_account(workspace: str | None, email: str) -> None:
     """A successful sign-in forgives the account's earlier failures (not the address's)."""
-    limiter = _limiter()
-    scope, item, ident = _checks(workspace, email, "")[0]
-    limiter.clear(item, "login", scope, ident)
+    try:
+        scope, item, ident = _checks(workspace, email, "")[0]
+        _limiter().clear(item, "login", scope, ident)
+    except RedisError as exc:
+        log.warning("login failures not cleared: %s", type(exc).__name__)

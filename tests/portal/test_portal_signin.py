@@ -139,3 +139,12 @@ def test_support_staff_sign_in_without_a_workspace_and_land_in_the_console(clien
     assert response.status_code == 302
     assert response.headers["Location"] == "/support"
     assert client.get("/").headers["Location"] == "/support"
+
+
+def test_sign_in_still_works_when_the_throttle_store_is_down(make_app, tenant, admin, caplog):
+    # Port 1 on loopback refuses connections: a real unreachable Redis, not a mock.
+    app = make_app(REDIS_URL="redis://127.0.0.1:1/0")
+    client = app.test_client()
+    assert sign_in(client, tenant.id, admin.email, password="wrong password!").status_code == 401
+    assert sign_in(client, tenant.id, admin.email).status_code == 302
+    assert "login throttle unavailable, not enforced" in caplog.text
