@@ -58,12 +58,13 @@ def start_server(port: int, workers: int, threads: int, log: Path) -> subprocess
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if requests.get(f"http://127.0.0.1:{port}/internal/health", timeout=1).ok:
+            if requests.get(f"http://127.0.0.1:{port}/internal/health", timeout=5).ok:
                 return server
-        except requests.ConnectionError:
+        except requests.RequestException:
             pass
         time.sleep(0.2)
     server.terminate()
+    server.wait(timeout=30)
     sys.exit(f"gunicorn did not become healthy; see {log}")
 
 
@@ -85,6 +86,7 @@ def main() -> None:
     url = f"http://127.0.0.1:{args.port}/api/v1/search"
     extra = {"limit": args.limit} if args.limit else {}
 
+    (ROOT / "bench/out").mkdir(exist_ok=True)
     server = start_server(args.port, args.workers, args.threads, ROOT / "bench/out/gunicorn.log")
     try:
         session = requests.Session()
