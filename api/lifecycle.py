@@ -9,7 +9,7 @@ import logging
 from flask import Flask, g, request
 
 from api import bp
-from api.auth import current_credential, current_tenant
+from api.auth import current_credential, current_tenant, require_scope
 from extensions import db
 from services import deprecations
 
@@ -77,6 +77,7 @@ _ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 @bp.route("/entities", methods=_ALL_METHODS)
 @bp.route("/entities/<entity_id>", methods=_ALL_METHODS)
 @bp.route("/entities/<entity_id>/<path:rest>", methods=_ALL_METHODS)
+@require_scope("knowledge-graph:read")  # never reached after the sunset: the 410 comes first
 def retired_entities(entity_id: str | None = None, rest: str | None = None):
     """Retired (spec 9); the routes remain so that callers get 410 and the way forward."""
     assert _ENTITIES is not None

@@ -192,8 +192,9 @@ def record_use(
         _insert(DeprecationNotice.__table__)
         .values(id=notice_id, tenant_id=tenant_id, item=item.id, day=now.date(), created_at=now)
         .on_conflict_do_nothing(index_elements=["tenant_id", "item", "day"])
-    )
-    if claimed.rowcount != 1:
+        .returning(DeprecationNotice.__table__.c.id)
+    ).scalar()
+    if claimed is None:  # today's notice for this tenant and item was already sent
         return False
     event = events.emit(
         tenant_id,
