@@ -68,7 +68,10 @@ def create_key():
         "hourly_quota": request.form.get("hourly_quota", ""),
     }
     quota, quota_error = _parse_quota(form["hourly_quota"])
+    errors: dict[str, list[str]] = {"hourlyQuota": [quota_error]} if quota_error else {}
     try:
+        # The service checks every other field at once; a quota that did not parse is
+        # reported beside them, and the rollback below undoes the key either way.
         key, secret = api_keys.create_key(
             portal_tenant(),
             form["name"],
@@ -77,13 +80,10 @@ def create_key():
             allowed_ips=form["allowed_ips"],
             hourly_quota=quota,
         )
-        if quota_error:
-            raise DomainError(422, "VALIDATION_ERROR", quota_error, "hourlyQuota")
     except DomainError as error:
+        errors = field_errors(error) | errors
+    if errors:
         db.session.rollback()
-        errors = field_errors(error)
-        if quota_error and quota_error not in errors.get("hourlyQuota", []):
-            errors.setdefault("hourlyQuota", []).append(quota_error)
         return render_template("portal/keys/new.html", form=form, errors=errors, scopes=SCOPES), 422
     db.session.commit()
     return render_template("portal/keys/secret.html", key=key, secret=secret), 201, NO_STORE

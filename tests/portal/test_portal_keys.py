@@ -166,3 +166,12 @@ def test_keys_table_shows_last_use_and_requests_in_the_last_24_hours(admin_clien
     assert 'data-requests-24h="3"' in html
     assert "127.0.0.1" in html
     assert "3 requests in the last 24 hours" in html
+
+
+def test_only_a_bad_quota_still_saves_nothing(app, admin_client):
+    response = _create(admin_client, hourly_quota="-5")
+    assert response.status_code == 422
+    assert "Hourly quota must be a whole number" in response.get_data(as_text=True)
+    assert 'value="billing backend"' in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(ApiKey).count() == 0
