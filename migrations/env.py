@@ -75,8 +75,11 @@ def render_item(type_, obj, autogen_context):
 
 def include_object(obj, name, type_, reflected, compare_to):
     """Leave the engine-specific search index (migration 0003) out of autogenerate: the
-    FTS5 table and its shadow tables on SQLite, the tsvector columns on PostgreSQL."""
+    FTS5 table and its shadow tables on SQLite, the tsvector columns and their GIN index
+    on PostgreSQL."""
     if type_ == "table" and name.startswith("document_search"):
+        return False
+    if type_ == "index" and name == "ix_document_texts_search_vector" and reflected:
         return False
     return not (type_ == "column" and name in ("search_vector", "rank_vector") and reflected)
 

@@ -78,7 +78,7 @@ def app(base_config):
 
     application = create_app(base_config)
     with application.app_context():
-        upgrade(revision="heads")  # the real migrations, on SQLite and on PostgreSQL
+        upgrade()  # the real migrations, on SQLite and on PostgreSQL
     yield application
     from extensions import db
 

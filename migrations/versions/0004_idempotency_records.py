@@ -1,7 +1,7 @@
 """idempotency records
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-21 04:00:00.000000
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0004'
-down_revision = '0002'
+down_revision = '0003'
 branch_labels = None
 depends_on = None
 

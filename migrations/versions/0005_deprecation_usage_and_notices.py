@@ -1,7 +1,7 @@
 """deprecation usage and notices: who still calls deprecated items, and the daily notice record
 
-Revision ID: 0006
-Revises: 0001
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-11-21 03:16:23.051526
 
 """
@@ -10,8 +10,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '0006'
-down_revision = '0001'
+revision = '0005'
+down_revision = '0004'
 branch_labels = None
 depends_on = None
 
