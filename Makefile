@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export FLASK_APP := app
 
-.PHONY: run test lint format lock install install-dev worker clean
+.PHONY: run test lint format lock install install-dev worker clean screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ test: install-dev
 	$(BIN)/ruff format --check .
 	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	  if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+
+## make screenshots: refresh docs/screenshots/ from the browser tests.
+screenshots: install-dev
+	bash scripts/install-system-packages.sh
+	DMS_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
 
 lint: install-dev
 	$(BIN)/ruff check .

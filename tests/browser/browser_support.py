@@ -18,7 +18,7 @@ Usage (sync API)::
 
     pytestmark = [
         pytest.mark.browser,
-        pytest.mark.skipif(not chromium_available(), reason="run scripts/install-system-packages.sh"),
+        pytest.mark.skipif(not chromium_available(), reason="run install-system-packages.sh"),
     ]
 
     with sync_playwright() as p, launch_chromium(p) as browser:

@@ -1,10 +1,11 @@
 """The portal in a real headless Chromium against a real HTTP server: sign in, create a key and
 see its secret once, call the API with it, rotate, revoke in place and get 401 right after.
-Saves a screenshot of every page under docs/screenshots/ on the way."""
+Saves a screenshot of every page on the way (`make screenshots` refreshes docs/screenshots/)."""
 
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,14 +20,14 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(
         not chromium_available(),
-        reason="/usr/bin/chromium is absent: run scripts/install-browser.sh (make test does)",
+        reason="no /usr/bin/chromium: run scripts/install-system-packages.sh (make test does)",
     ),
 ]
 
-# The README shows these; DMS_SCREENSHOT_DIR sends them elsewhere (e.g. CI artifacts).
+# Every run takes the screenshots; `make screenshots` points DMS_SCREENSHOT_DIR at
+# docs/screenshots (shown in the README), other runs keep them out of the work tree.
 SCREENSHOTS = Path(
-    os.environ.get("DMS_SCREENSHOT_DIR")
-    or Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    os.environ.get("DMS_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "dms-screenshots"
 )
 PASSWORD = "correct horse battery"
 
