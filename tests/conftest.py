@@ -123,6 +123,9 @@ def _clean_state(request):
         else:
             for table in tables:
                 db.session.execute(table.delete())
+            # The FTS5 index is not in the metadata; its global statistics would leak
+            # between tests and change bm25 scores.
+            db.session.execute(text("DELETE FROM document_search"))
         db.session.commit()
         _clear_rate_limit_windows()
 
