@@ -44,10 +44,12 @@ def test_hit_shape_signals_and_ai_signals_used(index_documents, tenant, find):
 
 
 def test_recency_lifts_the_recently_changed_of_equal_matches(app, index_documents, tenant, find):
-    old, new = index_documents(
+    old, new, *_ = index_documents(
         tenant,
         {"title": "Lighthouse log", "text": "keeper"},
         {"title": "Lighthouse log", "text": "keeper"},
+        # bm25 gives a term found in every document no weight at all: keep it rarer than that.
+        *[{"title": f"Harbour note {i}", "text": "tide tables"} for i in range(4)],
     )
     with app.app_context():
         db.session.get(Document, new).updated_at = clock.now() - timedelta(days=1)
