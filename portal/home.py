@@ -9,7 +9,7 @@ from flask_login import current_user
 from portal import bp
 from portal.access import TENANT_ROLES, portal_tenant, roles_required
 from portal.charts import bar_chart, meter
-from services import api_keys, audit_query, usage
+from services import api_keys, audit_query, rate_limits, usage
 
 
 @bp.get("/")
@@ -27,19 +27,12 @@ def dashboard():
     if current_user.role == "member":
         return render_template("portal/dashboard/member.html", tenant=tenant)
     hourly_quota, burst = tenant.limits
-    used = usage.last_hour(tenant.id)
     keys = api_keys.list_keys(tenant.id)
     active = [key for key in keys if key.is_active]
-    per_key = []
-    for key in active:
-        limit = key.hourly_quota or hourly_quota
-        per_key.append(
-            {
-                "key": key,
-                "meter": meter(usage.last_hour(tenant.id, key.id), limit),
-                "own_quota": key.hourly_quota is not None,
-            }
-        )
+    per_key = [
+        {"key": key, "meter": _quota_meter(tenant, key), "own_quota": key.hourly_quota is not None}
+        for key in active
+    ]
     per_key.sort(key=lambda row: row["meter"].value, reverse=True)
     minutes = usage.minute_counts(tenant.id)
     return render_template(
@@ -47,10 +40,20 @@ def dashboard():
         tenant=tenant,
         hourly_quota=hourly_quota,
         burst=burst,
-        usage_meter=meter(used, hourly_quota),
+        usage_meter=_quota_meter(tenant),
         minute_chart=bar_chart(minutes, guide=burst, guide_label=f"burst limit {burst}/min"),
         per_key=per_key,
         active_count=len(active),
         due=[key for key in active if key.rotation_due],
         latest=audit_query.latest(tenant.id),
     )
+
+
+def _quota_meter(tenant, key=None):
+    """Use of the sliding hour against the quota, read from the rate limiter's own windows
+    (the numbers a 429 is decided on); the usage counters stand in if Redis cannot say."""
+    window = rate_limits.last_hour_usage(tenant, key)
+    used = window["used"]
+    if used is None:
+        used = usage.last_hour(tenant.id, key.id if key else None)
+    return meter(used, window["quota"])
