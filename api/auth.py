@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
-from flask import current_app, g, request
+from flask import after_this_request, current_app, g, request
 from werkzeug.local import LocalProxy
 
 from errors import DomainError
@@ -104,7 +104,22 @@ def authenticate_request() -> None:
         limit_refused_caller(error)  # per client IP; a 429 replaces the refusal when over
         raise
     limit_caller(g.tenant, g.credential)  # before counting usage: a 429 is not usage
-    usage.record_request(g.tenant.id, g.credential.id)
+    _count_usage_after_response(g.tenant.id, g.credential.id)
+
+
+def _count_usage_after_response(tenant_id: str, credential_id: str) -> None:
+    """The portal's usage counters are bookkeeping, not a gate: count once the response
+    has gone out (call_on_close), so the caller never waits for that Redis round trip."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    @after_this_request
+    def schedule(response):
+        def count() -> None:
+            with app.app_context():
+                usage.record_request(tenant_id, credential_id)
+
+        response.call_on_close(count)
+        return response
 
 
 def resolve_caller() -> tuple[Tenant, Credential]:

@@ -61,10 +61,16 @@ def find_by_secret(secret: str) -> ApiKey | None:
     if not secret_well_formed(secret):
         return None
     digest = hash_secret(secret)
-    key = db.session.scalar(select(ApiKey).where(ApiKey.secret_hash == digest))
-    if key is None or not hmac.compare_digest(key.secret_hash, digest):
+    # The key's tenant is loaded in the same query: resolving the request's tenant next is
+    # then an identity-map hit, one SQL round trip fewer on every API request.
+    row = db.session.execute(
+        select(ApiKey, Tenant)
+        .join(Tenant, Tenant.id == ApiKey.tenant_id)
+        .where(ApiKey.secret_hash == digest)
+    ).first()
+    if row is None or not hmac.compare_digest(row.ApiKey.secret_hash, digest):
         return None
-    return key
+    return row.ApiKey
 
 
 def _validate(

@@ -14,7 +14,7 @@ from limits import RateLimitItemPerSecond
 from limits.errors import StorageError
 from limits.storage import RedisStorage
 from limits.strategies import MovingWindowRateLimiter
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from errors import DomainError
 from extensions import rate_limit_store
@@ -123,22 +123,65 @@ def _hourly_quota(windows: list[Window]) -> int:
 
 
 def enforce(windows: list[Window]) -> Verdict:
-    """Count this request in every window (stopping at the first that is full); raise the
-    spec's 429 when one is. The verdict is kept on `g` for the response headers."""
-    limiter = rate_limit_store.limiter
-    breached = None
+    """Count this request in every window; raise the spec's 429 when one is full. The
+    verdict is kept on `g` for the response headers."""
     try:
-        for window in windows:
-            if not limiter.hit(window.item, *window.identifiers):
-                breached = window
-                break
-        verdict = Verdict(_hourly_quota(windows), _states(windows), breached)
+        if _moving_window_storage() is not None:
+            verdict = _enforce_pipelined(windows)
+        else:
+            verdict = _enforce_one_by_one(windows)
     except STORAGE_ERRORS as exc:
         verdict = _storage_down(windows, exc)
     g.rate_limit = verdict
-    if breached is not None:
+    if verdict.breached is not None:
         raise rate_limit_exceeded(verdict)
     return verdict
+
+
+def _enforce_one_by_one(windows: list[Window]) -> Verdict:
+    """Credential first, burst before hour, stopping at the first full window, so a
+    refusal by a small window charges nothing wider."""
+    limiter = rate_limit_store.limiter
+    breached = None
+    for window in windows:
+        if not limiter.hit(window.item, *window.identifiers):
+            breached = window
+            break
+    return Verdict(_hourly_quota(windows), _states(windows), breached)
+
+
+def _enforce_pipelined(windows: list[Window]) -> Verdict:
+    """The same decision in two Redis round trips instead of five, with the library's own
+    scripts: read every window; if one is full, refuse without charging any (as above);
+    otherwise acquire in all of them and read them back in one pipeline. Each acquire is
+    atomic, so a window never admits more than its amount; only when another request takes
+    the last slot between the two round trips can a refused request have been charged in
+    the wider windows that still had room."""
+    storage = _moving_window_storage()
+    states = _moving_window_states(storage, windows)
+    full = next((s.window for s in states if s.remaining <= 0), None)
+    if full is not None:
+        return Verdict(_hourly_quota(windows), states, full)
+    now = time.time()
+    acquires = [
+        (
+            storage.lua_acquire_moving_window,
+            [_redis_key(storage, w)],
+            [now, w.item.amount, w.seconds, 1],
+        )
+        for w in windows
+    ]
+    results = _run_scripts(storage, acquires + _window_reads(storage, windows, now))
+    acquired, found = results[: len(windows)], results[len(windows) :]
+    breached = next((w for w, ok in zip(windows, acquired, strict=True) if not ok), None)
+    return Verdict(_hourly_quota(windows), _window_states(windows, found, now), breached)
+
+
+def _moving_window_storage() -> RedisStorage | None:
+    limiter = rate_limit_store.limiter
+    if isinstance(limiter, MovingWindowRateLimiter) and isinstance(limiter.storage, RedisStorage):
+        return limiter.storage
+    return None
 
 
 def peek(windows: list[Window]) -> Verdict:
@@ -150,9 +193,10 @@ def peek(windows: list[Window]) -> Verdict:
 
 
 def _states(windows: list[Window]) -> list[WindowState]:
+    storage = _moving_window_storage()
+    if storage is not None:
+        return _moving_window_states(storage, windows)
     limiter = rate_limit_store.limiter
-    if isinstance(limiter, MovingWindowRateLimiter) and isinstance(limiter.storage, RedisStorage):
-        return _moving_window_states(limiter.storage, windows)
     states = []
     for window in windows:
         stats = limiter.get_window_stats(window.item, *window.identifiers)
@@ -161,16 +205,47 @@ def _states(windows: list[Window]) -> list[WindowState]:
 
 
 def _moving_window_states(storage: RedisStorage, windows: list[Window]) -> list[WindowState]:
-    """The library's own read script for each window, sent in one round trip (a pipeline)
-    instead of one per window: the read half of every request's rate-limit cost."""
+    """The library's own read script for each window, all in one round trip."""
     now = time.time()
-    pipe = storage.get_connection().pipeline(transaction=False)
-    for window in windows:
-        key = storage.prefixed_key(window.item.key_for(*window.identifiers))
-        storage.lua_moving_window([key], [now - window.seconds, window.item.amount], client=pipe)
+    return _window_states(windows, _run_scripts(storage, _window_reads(storage, windows, now)), now)
+
+
+def _redis_key(storage: RedisStorage, window: Window) -> str:
+    return storage.prefixed_key(window.item.key_for(*window.identifiers))
+
+
+def _window_reads(storage: RedisStorage, windows: list[Window], now: float) -> list[tuple]:
+    return [
+        (storage.lua_moving_window, [_redis_key(storage, w)], [now - w.seconds, w.item.amount])
+        for w in windows
+    ]
+
+
+def _run_scripts(storage: RedisStorage, calls: list[tuple]) -> list:
+    """Run the library's Lua scripts, (script, keys, args) each, in ONE round trip.
+
+    redis-py's pipeline would first ask SCRIPT EXISTS (a second round trip on every call);
+    we send EVALSHA directly and load the scripts only if Redis answers NOSCRIPT (after a
+    restart or SCRIPT FLUSH), then try once more."""
+    for attempt in (1, 2):
+        pipe = storage.get_connection().pipeline(transaction=False)
+        for script, keys, args in calls:
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+        try:
+            return pipe.execute()
+        except NoScriptError:
+            if attempt == 2:
+                raise
+            connection = storage.get_connection()
+            for script in {script.sha: script for script, _, _ in calls}.values():
+                connection.script_load(script.script)
+    raise AssertionError("unreachable")
+
+
+def _window_states(windows: list[Window], found: list, now: float) -> list[WindowState]:
     states = []
-    for window, found in zip(windows, pipe.execute(), strict=True):
-        start, count = (float(found[0]), int(found[1])) if found else (now, 0)
+    for window, entry in zip(windows, found, strict=True):
+        start, count = (float(entry[0]), int(entry[1])) if entry else (now, 0)
         states.append(WindowState(window, window.item.amount - count, start + window.seconds))
     return states
 

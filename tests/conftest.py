@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
@@ -70,6 +71,15 @@ def base_config(database_url, redis_settings, tmp_path_factory) -> dict:
     }
 
 
+class ClosingClient(FlaskClient):
+    """Closes each response, as every WSGI server does once the body is sent, so work the
+    app defers to `call_on_close` (usage counting) happens before the test looks."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
+
+
 @pytest.fixture(scope="session")
 def app(base_config):
     from flask_migrate import upgrade
@@ -77,6 +87,7 @@ def app(base_config):
     from app import create_app
 
     application = create_app(base_config)
+    application.test_client_class = ClosingClient
     with application.app_context():
         upgrade()  # the real migrations, on SQLite and on PostgreSQL
     yield application
@@ -96,6 +107,7 @@ def make_app(base_config):
 
     def factory(**overrides):
         application = create_app({**base_config, **overrides})
+        application.test_client_class = ClosingClient
         made.append(application)
         return application
 

@@ -71,11 +71,12 @@ def test_a_cursor_from_other_filters_is_not_reused(app, admin_client, tenant):
 def test_csv_export_streams_the_filtered_set(app, admin_client, tenant):
     _fill(app, tenant.id, 1200, action="bulk.event")
     _fill(app, tenant.id, 2, action="=cmd|' /C calc'!A0")
-    response = admin_client.get("/audit/export.csv?action=bulk.event")
+    response = admin_client.get("/audit/export.csv?action=bulk.event", buffered=False)
     assert response.is_streamed
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    response.close()
     assert rows[0][0] == "seq" and len(rows) == 1 + 1200
     assert {row[5] for row in rows[1:]} == {"bulk.event"}
 

@@ -106,3 +106,19 @@ def test_both_documented_strategies_enforce_the_burst(make_app, limited_tenant, 
     statuses = [client.get("/api/v1/documents", headers=headers).status_code for _ in range(4)]
 
     assert statuses == [200, 200, 200, 429]
+
+
+def test_counting_survives_redis_forgetting_its_scripts(app, client, headers):
+    """Scripts run by hash in one round trip; after SCRIPT FLUSH (a Redis restart) the
+    limiter loads them again instead of failing open."""
+    from extensions import rate_limit_store
+
+    first = client.get("/api/v1/documents", headers=headers)
+    with app.app_context():
+        rate_limit_store.limiter.storage.get_connection().script_flush()
+    second = client.get("/api/v1/documents", headers=headers)
+    assert (first.status_code, second.status_code) == (200, 200)
+    remaining = int(first.headers["X-RateLimit-Remaining"])
+    assert int(second.headers["X-RateLimit-Remaining"]) == remaining - 1
+    with app.app_context():
+        assert app.extensions["dms.rate_limits"].get("failures", 0) == 0
