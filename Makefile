@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 export FLASK_APP := app
+# Two test processes on the two-core machines we run on; override with PYTEST_ARGS=...
+PYTEST_ARGS ?= -n 2
 
 .PHONY: run test lint format lock install install-dev worker clean screenshots
 
