@@ -13,9 +13,8 @@ bp.before_request(authenticate_request)
 
 def register(app: Flask) -> None:
     """Import the resource modules (they attach routes to `bp`) and mount the blueprints."""
-    from api import documents  # noqa: F401  (route registration)
-    from api import search  # noqa: F401  (route registration)
-    from api import lifecycle, openapi
+    # documents and search attach their routes to `bp` when imported.
+    from api import documents, lifecycle, openapi, search  # noqa: F401
     from api.internal import bp as internal_bp
 
     app.register_blueprint(bp)
