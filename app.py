@@ -17,11 +17,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    from config import Config
+    from config import Config, engine_options
 
     app.config.from_object(Config(app.instance_path))
     if config:
         app.config.update(config)
+    app.config.setdefault(
+        "SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
+    )
 
     from extensions import csrf, db, login_manager, migrate, redis_store
 

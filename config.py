@@ -70,7 +70,6 @@ class Config:
         # Werkzeug limits the body; uploads are the largest bodies we accept.
         self.MAX_CONTENT_LENGTH = self.DMS_MAX_UPLOAD_BYTES + 1024 * 1024
         self.MAX_FORM_MEMORY_SIZE = 1024 * 1024
-        self.SQLALCHEMY_ENGINE_OPTIONS = _engine_options(self.SQLALCHEMY_DATABASE_URI)
         self.SESSION_COOKIE_HTTPONLY = True
         self.SESSION_COOKIE_SAMESITE = "Lax"
         self.SESSION_COOKIE_SECURE = _bool("DMS_SECURE_COOKIES", False)
@@ -85,12 +84,21 @@ def _normalise_db_url(url: str) -> str:
     return url
 
 
-def _engine_options(url: str) -> dict[str, object]:
+def engine_options(url: str) -> dict[str, object]:
+    """Engine settings for the database the app ends up using (after any overrides)."""
     if url.startswith("sqlite"):
         # Requests run in threads; a 15 s busy timeout lets writers queue up
         # instead of failing with "database is locked".
         return {"connect_args": {"timeout": 15, "check_same_thread": False}}
-    return {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 10}
+    # No server-side prepared statements: psycopg's automatic ones broke ("prepared statement
+    # does not exist") after failed transactions under load, and they do not survive
+    # PgBouncer in transaction mode, which larger deployments put in front of PostgreSQL.
+    return {
+        "pool_pre_ping": True,
+        "pool_size": 10,
+        "max_overflow": 10,
+        "connect_args": {"prepare_threshold": None},
+    }
 
 
 def _instance_secret(instance: Path) -> str:
