@@ -8,9 +8,10 @@ Put it under `@require_scope` so only authorised callers reach the key table:
     def create_widget(): ...
 
 Without the header the view runs as usual. With it, the first request claims the key and
-its 2xx response is stored; the same request again within 24 hours gets that response back
-with `Idempotent-Replayed: true`; a different request gets 422 IDEMPOTENCY_KEY_REUSED; one
-arriving while the first still runs gets 409 IDEMPOTENCY_KEY_IN_USE. A request that fails
+its 2xx response is stored in the same commit as the view's changes; the same request again
+within 24 hours gets that response back with `Idempotent-Replayed: true`; a different
+request gets 422 IDEMPOTENCY_KEY_REUSED; one arriving while the first still runs gets 409
+IDEMPOTENCY_KEY_IN_USE. A request that fails
 (an error status or an exception) releases the key, so the client may retry with it.
 """
 
@@ -24,7 +25,7 @@ from functools import wraps
 from flask import Response, current_app, g, request
 
 from api.auth import current_tenant
-from services import idempotency
+from services import idempotency, transaction
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -73,21 +74,32 @@ def idempotent(fingerprint: Callable[[], str] = json_fingerprint) -> Callable:
                 return _replay(claim.record)
             g.pop("idempotency_fingerprint", None)
             try:
-                response = current_app.make_response(view(*args, **kwargs))
+                # The view's changes and the stored response commit together (complete()),
+                # so a crash in between cannot leave a resource without its record.
+                with transaction.held():
+                    response = current_app.make_response(view(*args, **kwargs))
             except BaseException:
                 idempotency.release(claim.record)
                 raise
-            if not 200 <= response.status_code < 300 or response.is_streamed:
+            if not 200 <= response.status_code < 300:
+                idempotency.release(claim.record)
+                return response
+            if response.is_streamed:  # cannot be stored for replay: keep the work, free the key
+                transaction.commit()
                 idempotency.release(claim.record)
                 return response
             value = g.pop("idempotency_fingerprint", None) or fingerprint()
-            idempotency.complete(
-                claim.record,
-                value,
-                response.status_code,
-                dict(response.headers),
-                response.get_data(as_text=True),
-            )
+            try:
+                idempotency.complete(
+                    claim.record,
+                    value,
+                    response.status_code,
+                    dict(response.headers),
+                    response.get_data(as_text=True),
+                )
+            except BaseException:
+                idempotency.release(claim.record)  # rolls the view's changes back too
+                raise
             return response
 
         wrapper.api_idempotent = True  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ import clock
 from errors import DomainError, FieldError, conflict, not_found, validation_failed
 from extensions import db
 from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
-from services import events, extraction, uploads
+from services import events, extraction, transaction, uploads
 from services.actors import Actor
 from services.document_filters import DocumentFilters, apply_filters
 from services.storage import BlobStore, BlobTooLarge, LocalBlobStore, StoredBlob
@@ -179,8 +179,8 @@ def create_document(
     db.session.add(_version(document, received, 1, actor, now))
     db.session.flush()
     events.emit(document.tenant_id, "document.created", {"document": document_data(document)})
-    db.session.commit()
-    _schedule_extraction(document)
+    transaction.after_commit(lambda: _schedule_extraction(document))
+    transaction.commit()
     return document
 
 
@@ -204,8 +204,8 @@ def add_version(document: Document, received: ReceivedUpload, actor: Actor) -> D
         "document.updated",
         {"document": document_data(document), "changes": ["content"], "version": number},
     )
-    db.session.commit()
-    _schedule_extraction(document)
+    transaction.after_commit(lambda: _schedule_extraction(document))
+    transaction.commit()
     return version
 
 
@@ -285,7 +285,7 @@ def update_document(document: Document, changes: dict[str, Any], actor: Actor) -
         "document.updated",
         {"document": document_data(document), "changes": changed},
     )
-    db.session.commit()
+    transaction.commit()
     return document
 
 
@@ -330,7 +330,7 @@ def trash_document(document: Document, actor: Actor) -> Document:
         "document.deleted",
         {"document": document_data(document), "deletedBy": actor.ref},
     )
-    db.session.commit()
+    transaction.commit()
     return document
 
 

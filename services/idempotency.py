@@ -18,6 +18,7 @@ import clock
 from errors import DomainError, invalid_parameter
 from extensions import db
 from models.idempotency import IdempotencyRecord, IdempotencyState
+from services import transaction
 
 RETENTION = timedelta(hours=24)
 # A request still "in progress" after this long is presumed dead (its process crashed), so
@@ -125,7 +126,7 @@ def complete(
     record.response_headers = {k: v for k, v in headers.items() if k in REPLAYED_HEADERS}
     record.response_body = body
     record.expires_at = record.created_at + RETENTION
-    db.session.commit()
+    transaction.commit()  # with the request's own changes, held open until now
 
 
 def release(record: IdempotencyRecord) -> None:

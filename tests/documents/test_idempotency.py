@@ -159,3 +159,30 @@ def test_concurrent_identical_uploads_create_one_document(app, headers):
         if status == 409:
             assert body["errors"][0]["code"] == "IDEMPOTENCY_KEY_IN_USE"
     assert _count_documents(app) == 1
+
+
+def test_document_and_its_stored_response_commit_together(upload, app, monkeypatch):
+    """If recording the response fails, the upload leaves nothing behind (no document, no
+    event, key free), and the retry with the same key creates exactly one document."""
+    from extensions import db
+    from models import Event
+    from services import idempotency
+
+    real_complete = idempotency.complete
+
+    def failing_complete(*args, **kwargs):
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(idempotency, "complete", failing_complete)
+    key = {"Idempotency-Key": "atomic-1"}
+    failed = upload(b"atomic bytes", "a.txt", extra_headers=key)
+    assert failed.status_code == 500
+    assert _count_documents(app) == 0
+    with app.app_context():
+        created = select(func.count()).where(Event.type == "document.created")
+        assert db.session.scalar(created) == 0
+
+    monkeypatch.setattr(idempotency, "complete", real_complete)
+    retried = upload(b"atomic bytes", "a.txt", extra_headers=key)
+    assert retried.status_code == 201 and "Idempotent-Replayed" not in retried.headers
+    assert _count_documents(app) == 1
