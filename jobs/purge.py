@@ -1,4 +1,4 @@
-"""The daily trash purge job and its schedule.
+"""The daily housekeeping job (trash purge, expired Idempotency-Key records) and its schedule.
 
 Scheduling choice: each run enqueues the next one with RQ's `enqueue_at` (the worker runs
 RQ's scheduler), and `flask worker` calls `ensure_scheduled()` at start so a flushed Redis
@@ -14,7 +14,7 @@ from redis.exceptions import RedisError
 
 import clock
 import jobs
-from services import purge
+from services import idempotency, purge
 
 log = logging.getLogger(__name__)
 
@@ -22,10 +22,11 @@ PURGE_AT = time(3, 0)  # UTC; a quiet hour for most tenants
 
 
 def purge_trash() -> dict[str, int]:
-    """RQ job: purge the trash, then book tomorrow's run."""
+    """RQ job: purge the trash and expired idempotency records, then book tomorrow's run."""
     report = purge.purge_trash()
+    expired_keys = idempotency.purge_expired()
     schedule_next()
-    return report.as_dict()
+    return {**report.as_dict(), "idempotencyRecords": expired_keys}
 
 
 def next_run(now: datetime | None = None) -> datetime:

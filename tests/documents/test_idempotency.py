@@ -186,3 +186,18 @@ def test_document_and_its_stored_response_commit_together(upload, app, monkeypat
     retried = upload(b"atomic bytes", "a.txt", extra_headers=key)
     assert retried.status_code == 201 and "Idempotent-Replayed" not in retried.headers
     assert _count_documents(app) == 1
+
+
+def test_the_daily_job_deletes_expired_records(upload, app):
+    from extensions import db
+    from jobs.purge import purge_trash
+    from models.idempotency import IdempotencyRecord
+
+    assert upload(b"x", "a.txt", extra_headers={"Idempotency-Key": "old-1"}).status_code == 201
+    clock.shift(timedelta(hours=23))
+    with app.app_context():
+        assert purge_trash()["idempotencyRecords"] == 0
+    clock.shift(timedelta(hours=2))
+    with app.app_context():
+        assert purge_trash()["idempotencyRecords"] == 1
+        assert db.session.scalar(select(func.count()).select_from(IdempotencyRecord)) == 0

@@ -139,4 +139,9 @@ def test_purge_job_books_the_next_daily_run(app):
         job_id = schedule_next()
         registry = jobs.queue().scheduled_job_registry
         assert job_id in registry.get_job_ids()
-        assert report == {"documents": 0, "blobsDeleted": 0, "blobsKept": 0}
+        assert report == {
+            "documents": 0,
+            "blobsDeleted": 0,
+            "blobsKept": 0,
+            "idempotencyRecords": 0,
+        }
