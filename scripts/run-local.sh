@@ -13,7 +13,16 @@ tenant="$(field tenant)"; login="$(field login)"; password="$(field password)"; 
 
 $FLASK worker &
 worker_pid=$!
-trap 'kill $worker_pid 2>/dev/null || true' EXIT INT TERM
+# Give the worker a moment for a warm shutdown, then make sure it is gone.
+stop_worker() {
+  kill -TERM "$worker_pid" 2>/dev/null || return 0
+  for _ in $(seq 20); do
+    kill -0 "$worker_pid" 2>/dev/null || return 0
+    sleep 0.5
+  done
+  kill -KILL "$worker_pid" 2>/dev/null || true
+}
+trap stop_worker EXIT INT TERM
 
 cat <<MSG
 
