@@ -24,7 +24,7 @@ from api.validation import json_body, query_args, responds
 from errors import DomainError
 from extensions import db
 from models.document import DocumentVersion
-from services import documents
+from services import document_uploads, documents
 from services.document_filters import parse_position, position_of, sort_columns
 
 # Room for the multipart framing and the small fields around the file.
@@ -42,13 +42,15 @@ def _upload_fingerprint() -> str:
     """What makes two uploads the same request: the path, every part's name, file name and
     bytes (not the multipart boundary, which each client picks at random)."""
     _refuse_oversized_body()
-    parts = documents.upload_fingerprint(request.stream, request.mimetype, request.mimetype_params)
+    parts = document_uploads.upload_fingerprint(
+        request.stream, request.mimetype, request.mimetype_params
+    )
     return request_digest(request.method, request.path, parts)
 
 
 def _receive():
     _refuse_oversized_body()
-    return documents.receive_upload(
+    return document_uploads.receive_upload(
         current_tenant.id, request.stream, request.mimetype, request.mimetype_params
     )
 

@@ -15,6 +15,7 @@ from extensions import db
 from models import Document, DocumentStatus, DocumentVersion
 from services import audit, text_index
 from services.actors import Actor
+from services.blobs import blob_store
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def purge_trash(now: datetime | None = None, tenant_id: str | None = None) -> Pu
         db.session.commit()
         report.documents += len(batch)
         # After the commit: a blob goes only once no remaining row of its tenant names it.
-        store = text_index.blob_store()
+        store = blob_store()
         for owner, sha256 in sorted(blobs):
             if _blob_in_use(owner, sha256):
                 report.blobs_kept += 1

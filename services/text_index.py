@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import current_app
 from sqlalchemy import select, text
 
 import clock
@@ -23,6 +22,7 @@ from extensions import db
 from models import Document, DocumentVersion, TextStatus
 from models.document_text import DocumentText
 from services import extraction
+from services.blobs import blob_store
 from services.storage import BlobStore, LocalBlobStore
 
 log = logging.getLogger(__name__)
@@ -39,15 +39,6 @@ RANK_LEAD_CHARS = 1000
 
 def dialect() -> str:
     return db.session.get_bind().dialect.name
-
-
-def blob_store() -> BlobStore:
-    """The documents' blob store: part A's factory when present, else the configured disk."""
-    try:
-        from services.documents import blob_store as documents_blob_store
-    except ImportError:
-        return LocalBlobStore(current_app.config["DMS_STORAGE_DIR"])
-    return documents_blob_store()
 
 
 def text_row(document: Document) -> DocumentText:

@@ -120,7 +120,7 @@ def test_path_traversal_filenames_never_become_paths(upload, app, raw, stored):
     ],
 )
 def test_clean_filename_keeps_only_a_display_name(raw, clean):
-    from services.documents import clean_filename
+    from services.document_uploads import clean_filename
 
     assert clean_filename(raw) == clean
 

@@ -11,8 +11,8 @@ from rq import SimpleWorker
 import jobs
 from extensions import db, redis_store
 from models import Document, DocumentTag, DocumentVersion
+from services.blobs import blob_store
 from services.extraction import sniff_content_type
-from services.text_index import blob_store
 
 
 class InProcessWorker(jobs.AppWorker, SimpleWorker):

@@ -105,7 +105,7 @@ def test_corrupt_pdf_fails_and_says_why(app, tenant, store_document, work):
 
 
 def test_missing_blob_fails_without_crashing_the_worker(app, tenant, store_document, work):
-    from services.text_index import blob_store
+    from services.blobs import blob_store
 
     document_id = store_document(tenant, b"soon gone", "gone.txt")
     with app.app_context():

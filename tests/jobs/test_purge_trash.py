@@ -10,7 +10,7 @@ from sqlalchemy import func, select, text
 import clock
 from extensions import db
 from models import AuditEntry, Document, DocumentText, DocumentVersion
-from services.text_index import blob_store
+from services.blobs import blob_store
 
 
 def _trash(app, document_id: str, days_ago: float) -> None:

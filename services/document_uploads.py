@@ -1,0 +1,126 @@
+"""Receiving an upload: the multipart body's file part streamed into the tenant's blob store,
+its type sniffed from the bytes, its name cleaned for display, and the blob discarded again
+if nothing ends up using it."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
+from typing import BinaryIO
+
+from flask import current_app
+from sqlalchemy import exists, or_, select
+
+from errors import DomainError, FieldError, validation_failed
+from extensions import db
+from models.document import Document, DocumentVersion
+from services import extraction, uploads
+from services.blobs import blob_store
+from services.storage import BlobStore, BlobTooLarge, LocalBlobStore, StoredBlob
+
+MAX_FILENAME_CHARS = 255
+_UNSAFE_FILENAME_CHARS = re.compile(r'[\x00-\x1f\x7f"\\/:*?<>|]')
+
+
+def clean_filename(raw: str | None) -> str:
+    """The client's file name reduced to a display name: last path component, no control or
+    shell-special characters, NFC, at most 255 characters. It is never used as a path."""
+    name = unicodedata.normalize("NFC", raw or "")
+    name = PureWindowsPath(PurePosixPath(name).name).name  # drop both kinds of directories
+    name = _UNSAFE_FILENAME_CHARS.sub("_", name).strip(" .")
+    return name[:MAX_FILENAME_CHARS] or "upload"
+
+
+# --- receiving uploads -------------------------------------------------------------------------
+
+
+@dataclass
+class ReceivedUpload:
+    """A parsed upload whose file is already in the blob store."""
+
+    tenant_id: str
+    fields: dict[str, list[str]]
+    blob: StoredBlob
+    filename: str
+    content_type: str
+    fingerprint: str
+
+
+def _boundary(mimetype: str, options: dict[str, str]) -> bytes:
+    return uploads.boundary_of(mimetype, options)
+
+
+@contextlib.contextmanager
+def receive_upload(
+    tenant_id: str, stream: BinaryIO, mimetype: str, options: dict[str, str]
+) -> Iterator[ReceivedUpload]:
+    """Stream the multipart body's `file` part into the blob store, chunk by chunk.
+
+    413 PAYLOAD_TOO_LARGE as soon as the file passes DMS_MAX_UPLOAD_BYTES (the rest is never
+    read); 415 when the body is not multipart; 422 when there is no file part. If the block
+    raises, the stored blob is removed again unless a document already uses it."""
+    boundary = _boundary(mimetype, options)
+    store = blob_store()
+    max_bytes = current_app.config["DMS_MAX_UPLOAD_BYTES"]
+
+    def save(part: uploads.UploadedFile) -> StoredBlob:
+        try:
+            return store.save(tenant_id, part.stream, max_bytes)
+        except BlobTooLarge:
+            raise DomainError(
+                413, "PAYLOAD_TOO_LARGE", f"Uploads are limited to {max_bytes} bytes.", "file"
+            ) from None
+
+    parsed = uploads.read_upload(stream, boundary, save)
+    if not parsed.file_seen:
+        raise validation_failed(
+            [FieldError("VALIDATION_ERROR", "Send the content as a 'file' part.", "file")]
+        )
+    blob: StoredBlob = parsed.file_result  # type: ignore[assignment]
+    filename = clean_filename(parsed.filename)
+    received = ReceivedUpload(
+        tenant_id=tenant_id,
+        fields=parsed.fields,
+        blob=blob,
+        filename=filename,
+        content_type=_sniff(store, tenant_id, blob, parsed.head, filename),
+        fingerprint=parsed.fingerprint,
+    )
+    try:
+        yield received
+    except BaseException:
+        db.session.rollback()
+        discard_if_unused(tenant_id, blob.sha256)
+        raise
+
+
+def upload_fingerprint(stream: BinaryIO, mimetype: str, options: dict[str, str]) -> str:
+    """The fingerprint `receive_upload` would compute, reading the body without storing it."""
+    return uploads.read_upload(stream, _boundary(mimetype, options), None).fingerprint
+
+
+def _sniff(store: BlobStore, tenant_id: str, blob: StoredBlob, head: bytes, filename: str) -> str:
+    # By content only; the name may only refine text/plain (extraction.sniff_content_type).
+    if isinstance(store, LocalBlobStore):
+        return extraction.sniff_content_type(store.path_for(tenant_id, blob.sha256), filename)
+    return extraction.sniff_content_type(head, filename)
+
+
+def discard_if_unused(tenant_id: str, sha256: str) -> None:
+    """Delete a blob that no document or version of the tenant refers to."""
+    used = db.session.scalar(
+        select(
+            or_(
+                exists().where(Document.tenant_id == tenant_id, Document.sha256 == sha256),
+                exists().where(
+                    DocumentVersion.tenant_id == tenant_id, DocumentVersion.sha256 == sha256
+                ),
+            )
+        )
+    )
+    if not used:
+        blob_store().delete(tenant_id, sha256)
