@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,15 +26,11 @@ import time
 import uuid
 from pathlib import Path
 
+from harness import free_port, percentile, start_gunicorn
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / ".venv" / "bin"
 TENANT = "bench-auth"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _flask(env: dict, *args: str) -> str:
@@ -77,28 +72,12 @@ def _prepare(args, workdir: Path) -> tuple[dict, str]:
 
 
 def _start(env: dict, port: int, workers: int, threads: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [str(BIN / "gunicorn"), "--no-control-socket", "--bind", f"127.0.0.1:{port}",
-         "--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads),
-         "--keep-alive", "30", "bench.auth_overhead_app:create_bench_app()"],
-        cwd=ROOT, env=env,
+    options = ["--worker-class", "gthread", "--workers", str(workers), "--threads",
+               str(threads), "--keep-alive", "30"]  # fmt: skip
+    return start_gunicorn(
+        "bench.auth_overhead_app:create_bench_app()", port=port, env=env, options=options,
+        probe="/bench/open",
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/bench/open")
-            conn.getresponse().read()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit("gunicorn did not start")
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def measure_overhead(port: int, headers: dict, rounds: int) -> dict:
@@ -117,8 +96,8 @@ def measure_overhead(port: int, headers: dict, rounds: int) -> dict:
                 samples[name].append(elapsed * 1000)
     out = {}
     for name, values in samples.items():
-        quantiles = (("p50", 0.5), ("p90", 0.9), ("p99", 0.99))
-        out[name] = {q: round(_pct(values, p), 3) for q, p in quantiles}
+        quantiles = (("p50", 50), ("p90", 90), ("p99", 99))
+        out[name] = {q: round(percentile(values, p), 3) for q, p in quantiles}
     out["added_p50_ms"] = round(out["protected"]["p50"] - out["open"]["p50"], 3)
     out["ratio_p50"] = round(out["protected"]["p50"] / out["open"]["p50"], 2)
     return out
@@ -166,7 +145,7 @@ def measure_list_throughput(port: int, headers: dict, clients: int, seconds: flo
     return {
         "requests_per_second": round(len(latencies) / seconds, 1),
         "p50_ms": round(statistics.median(latencies), 2),
-        "p99_ms": round(_pct(latencies, 0.99), 2),
+        "p99_ms": round(percentile(latencies, 99), 2),
         "clients": clients,
     }
 
@@ -184,14 +163,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env, secret = _prepare(args, Path(tmp))
         headers = {"Authorization": f"Bearer {secret}", "X-Tenant-Id": TENANT}
-        port = _free_port()
+        port = free_port()
         server = _start(env, port, workers=1, threads=1)
         try:
             overhead = measure_overhead(port, headers, args.rounds)
         finally:
             server.terminate()
             server.wait()
-        port = _free_port()
+        port = free_port()
         server = _start(env, port, workers=args.workers, threads=4)
         try:
             seed_documents(port, headers, args.documents)

@@ -24,6 +24,8 @@ import time
 import uuid
 from pathlib import Path
 
+from harness import percentile, start_gunicorn
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -44,32 +46,12 @@ def start_server(args, storage: str) -> subprocess.Popen:
         "DMS_LOG_JSON": "0",
         "DMS_LOG_LEVEL": "WARNING",
     }
-    server = subprocess.Popen(
-        [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
-            "--no-control-socket",
-            "--workers",
-            str(args.workers),
-            "--bind",
-            f"127.0.0.1:{args.port}",
-            "--timeout",
-            "600",
-            "app:create_app()",
-        ],
-        cwd=ROOT,
+    return start_gunicorn(
+        "app:create_app()",
+        port=args.port,
         env=env,
+        options=["--workers", str(args.workers), "--timeout", "600"],
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=2)
-            conn.request("GET", "/internal/health")
-            conn.getresponse().read()
-            return server
-        except OSError:
-            time.sleep(0.3)
-    server.terminate()
-    raise SystemExit("gunicorn did not start")
 
 
 def worker_pids(master: int) -> list[int]:
@@ -82,11 +64,6 @@ def rss_kib(pid: int, field: str = "VmRSS") -> int:
         if line.startswith(field + ":"):
             return int(line.split()[1])
     return 0
-
-
-def percentile(values: list[float], pct: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
 def timed_gets(port: int, path: str, headers: dict, n: int) -> list[float]:

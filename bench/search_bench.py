@@ -16,11 +16,11 @@ import random
 import signal
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import requests
+from harness import percentile, start_gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 # Ranks in the corpus vocabulary (0-59 are English function words, mostly stop words).
@@ -36,36 +36,12 @@ CLASSES = {
 }
 
 
-def percentile(values: list[float], pct: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(pct / 100 * len(ordered)) - 1))
-    return ordered[index]
-
-
 def start_server(port: int, workers: int, threads: int, log: Path) -> subprocess.Popen:
     env = {**os.environ, "DMS_LOG_LEVEL": "WARNING"}
-    command = [
-        str(ROOT / ".venv/bin/gunicorn"),
-        "--no-control-socket",
-        "-w", str(workers),
-        "--threads", str(threads),
-        "-b", f"127.0.0.1:{port}",
-        "app:create_app()",
-    ]  # fmt: skip
-    server = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT
+    options = ["-w", str(workers), "--threads", str(threads)]
+    return start_gunicorn(
+        "app:create_app()", port=port, env=env, options=options, log=log.open("w")
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/internal/health", timeout=5).ok:
-                return server
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    server.terminate()
-    server.wait(timeout=30)
-    sys.exit(f"gunicorn did not become healthy; see {log}")
 
 
 def main() -> None:
