@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
@@ -97,16 +99,14 @@ def _done(user: User, message: str):
 def change_role(user_id: str):
     user = _load(user_id)
     role = request.form.get("role", "")
-    try:
-        _refuse_self(user, "change the role of")
+
+    def change() -> None:
         if role != user.role:
             users.change_role(user, role, portal_actor())
-    except DomainError as error:
-        db.session.rollback()
-        flash(error.message, "error")
-        return redirect(url_for("portal.users_page"))
-    db.session.commit()
-    return _done(user, f"{user.email} is now {user.role}.")
+
+    return _change_person(
+        user, "change the role of", change, lambda: f"{user.email} is now {user.role}."
+    )
 
 
 @bp.post("/users/<user_id>/active")
@@ -114,13 +114,23 @@ def change_role(user_id: str):
 def set_active(user_id: str):
     user = _load(user_id)
     active = request.form.get("active") == "1"
-    try:
-        _refuse_self(user, "deactivate")
+
+    def change() -> None:
         if active != user.is_active_user:
             users.set_active(user, active, portal_actor())
+
+    state = "active again" if active else "deactivated"
+    return _change_person(user, "deactivate", change, lambda: f"{user.email} is {state}.")
+
+
+def _change_person(user: User, what: str, change: Callable[[], None], message: Callable[[], str]):
+    """Apply one admin change to someone else's account; a refusal comes back as a flash."""
+    try:
+        _refuse_self(user, what)
+        change()
     except DomainError as error:
         db.session.rollback()
         flash(error.message, "error")
         return redirect(url_for("portal.users_page"))
     db.session.commit()
-    return _done(user, f"{user.email} is {'active again' if active else 'deactivated'}.")
+    return _done(user, message())
