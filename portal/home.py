@@ -51,7 +51,8 @@ def dashboard():
 
 def _quota_meter(tenant, key=None):
     """Use of the sliding hour against the quota, read from the rate limiter's own windows
-    (the numbers a 429 is decided on); the usage counters stand in if Redis cannot say."""
+    (the numbers a 429 is decided on). The usage counters (per minute) stand in for keys
+    without a quota of their own, which have no window, and when Redis cannot say."""
     window = rate_limits.last_hour_usage(tenant, key)
     used = window["used"]
     if used is None:

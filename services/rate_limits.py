@@ -85,15 +85,24 @@ class Verdict:
 
 def caller_windows(tenant, credential) -> list[Window]:
     """Credential first, burst before hour, so a refusal by a small window charges nothing
-    wider. A key's own quota applies below the tenant's, never above it."""
+    wider. A key's own quota applies below the tenant's, never above it.
+
+    A credential window as large as the tenant's is left out: the tenant's window counts
+    every request the credential's would (and those of its other credentials), so it always
+    fills first and the credential's could never decide anything. Keys without a quota of
+    their own therefore cost two Redis windows per request, not four."""
     hourly, burst = tenant.limits
     own = hourly
     if credential.key is not None and credential.key.hourly_quota:
         own = min(hourly, credential.key.hourly_quota)
     hour_s, burst_s = _seconds()
+    windows = []
+    if own < burst:
+        windows.append(Window("burst", "credential", credential.id, own, burst_s))
+    if own < hourly:
+        windows.append(Window("hour", "credential", credential.id, own, hour_s))
     return [
-        Window("burst", "credential", credential.id, min(burst, own), burst_s),
-        Window("hour", "credential", credential.id, own, hour_s),
+        *windows,
         Window("burst", "tenant", tenant.id, burst, burst_s),
         Window("hour", "tenant", tenant.id, hourly, hour_s),
     ]
@@ -346,16 +355,21 @@ def storage_health() -> dict:
 
 def last_hour_usage(tenant, key=None) -> dict:
     """Requests counted in the sliding hour, from the limiter's own windows (the numbers the
-    429 is decided on): {"used", "quota", "remaining", "resetAt"}; None values if unknown."""
+    429 is decided on): {"used", "quota", "remaining", "resetAt"}; None values if unknown,
+    which includes keys without a quota below the tenant's (they have no window of their
+    own: see `caller_windows`)."""
     hourly, _ = tenant.limits
+    quota = min(hourly, key.hourly_quota) if key is not None and key.hourly_quota else hourly
+    unknown = {"used": None, "quota": quota, "remaining": None, "resetAt": None}
     if key is None:
         window = Window("hour", "tenant", tenant.id, hourly, _seconds()[0])
-    else:
-        quota = min(hourly, key.hourly_quota) if key.hourly_quota else hourly
+    elif quota < hourly:
         window = Window("hour", "credential", key.id, quota, _seconds()[0])
+    else:
+        return unknown
     verdict = peek([window])
     if verdict.degraded:
-        return {"used": None, "quota": window.amount, "remaining": None, "resetAt": None}
+        return unknown
     state = verdict.states[0]
     return {
         "used": window.amount - state.remaining,

@@ -136,6 +136,21 @@ def test_dashboard_shows_usage_against_the_quota_and_keys_due(
     assert "API key created" in html
 
 
+def test_dashboard_meters_keys_without_a_quota_from_the_usage_counters(
+    admin_client, tenant, create_key
+):
+    _first, first_secret = create_key(tenant, name="first")
+    _second, second_secret = create_key(tenant, name="second")
+    for secret, calls in ((first_secret, 3), (second_secret, 2)):
+        for _ in range(calls):
+            admin_client.get("/api/v1/documents", headers=auth_headers(secret, tenant.id))
+
+    html = admin_client.get("/").get_data(as_text=True)
+
+    assert "5 of 10,000" in html  # the tenant, from its window
+    assert "3 of 10,000" in html and "2 of 10,000" in html  # each key, from its counters
+
+
 def test_dashboard_without_keys_says_what_to_do_next(admin_client):
     html = admin_client.get("/").get_data(as_text=True)
     assert "No active keys" in html and "Create API key" in html

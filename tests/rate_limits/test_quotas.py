@@ -101,6 +101,34 @@ def test_a_key_quota_above_the_tenants_does_not_raise_it(client, limited_tenant)
     assert response.headers["X-RateLimit-Limit"] == "4"
 
 
+def test_a_key_has_windows_of_its_own_only_where_they_can_bind(
+    app, client, create_tenant, create_key
+):
+    """A credential window as large as the tenant's never fills first, so it is not kept
+    (business plan: 10,000 an hour, burst 500)."""
+    from extensions import redis_store
+
+    tenant = create_tenant("windows", plan="business")
+    keys = {
+        "plain": create_key(tenant),
+        "below the burst": create_key(tenant, hourly_quota=10),
+        "between": create_key(tenant, hourly_quota=1000),
+    }
+    for _key, secret in keys.values():
+        response = client.get("/api/v1/documents", headers=auth_headers(secret, tenant.id))
+        assert response.status_code == 200
+
+    def windows(scope: str, ident: str) -> set[str]:
+        with app.app_context():
+            found = redis_store.client.scan_iter(match=f"*{scope}/{ident}/*", count=1000)
+            return {name.decode().rsplit("/", 1)[1] for name in found}
+
+    assert windows("tenant", tenant.id) == {"burst", "hour"}
+    assert windows("credential", keys["plain"][0].id) == set()
+    assert windows("credential", keys["below the burst"][0].id) == {"burst", "hour"}
+    assert windows("credential", keys["between"][0].id) == {"hour"}
+
+
 def test_the_tenant_window_is_shared_by_its_keys(client, limited_tenant, create_key):
     tenant, first = limited_tenant(hourly=100, burst=4)
     _key, secret = create_key(tenant)
