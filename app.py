@@ -43,8 +43,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from api.errors import register_error_handlers
     from api.rate_limits import init_app as init_rate_limits
     from portal import register as register_portal
+    from services import key_cache
 
     observability.init_app(app)
+    key_cache.init_app(app)
     init_rate_limits(app)  # after observability: its metrics registry takes our counter
     register_error_handlers(app)
     register_api(app)

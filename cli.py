@@ -17,7 +17,7 @@ import clock
 from errors import DomainError
 from extensions import db
 from models import SCOPES, ApiKey, Plan, Role
-from services import api_keys, audit, tenants, users
+from services import api_keys, audit, key_cache, tenants, users
 from services.actors import Actor
 
 
@@ -163,6 +163,14 @@ def keys_list(slug: str) -> None:
         click.echo(
             f"{key.id}\t{key.status}{flags}\t{key.name}\t{','.join(key.scopes)}\tlast used {used}"
         )
+
+
+@keys_cli.command("flush-cache")
+def keys_flush_cache() -> None:
+    """Make every process read every API key from the database again (after changing keys
+    or tenants with SQL by hand; changes made through the app or this CLI need no flush)."""
+    key_cache.flush()
+    click.echo("key cache flushed: every process re-reads keys from the database")
 
 
 @audit_cli.command("verify")

@@ -13,14 +13,15 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
-from flask import after_this_request, current_app, g, request
+from flask import current_app, g, request
 from werkzeug.local import LocalProxy
 
 from errors import DomainError
 from extensions import db
-from models import ApiKey, Tenant, User
-from services import api_keys, tenants, tokens, usage
+from models import ApiKey, User
+from services import api_keys, key_cache, tenants, tokens, usage
 from services.actors import Actor
+from services.key_cache import KeyGrant, TenantRef
 from services.network import client_ip, ip_allowed
 
 MAX_CREDENTIAL_LENGTH = 4096
@@ -38,15 +39,20 @@ class Credential:
     tenant_id: str
     scopes: frozenset[str]
     label: str
-    key: ApiKey | None = None
+    key: KeyGrant | None = None
     user: User | None = None
     claims: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tenant(self) -> TenantRef | None:
+        """The credential's own tenant when it came with it (API keys), else None."""
+        return self.key.tenant if self.key is not None else None
 
     def actor(self) -> Actor:
         return Actor(self.kind, self.id, self.label, g.get("client_ip"), _user_agent())
 
 
-current_tenant: Tenant = LocalProxy(lambda: g.tenant)  # type: ignore[assignment]
+current_tenant: TenantRef = LocalProxy(lambda: g.tenant)  # type: ignore[assignment]
 current_credential: Credential = LocalProxy(lambda: g.credential)  # type: ignore[assignment]
 
 
@@ -104,25 +110,10 @@ def authenticate_request() -> None:
         limit_refused_caller(error)  # per client IP; a 429 replaces the refusal when over
         raise
     limit_caller(g.tenant, g.credential)  # before counting usage: a 429 is not usage
-    _count_usage_after_response(g.tenant.id, g.credential.id)
+    usage.record_request(g.tenant.id, g.credential.id)  # in memory; Redis gets it later
 
 
-def _count_usage_after_response(tenant_id: str, credential_id: str) -> None:
-    """The portal's usage counters are bookkeeping, not a gate: count once the response
-    has gone out (call_on_close), so the caller never waits for that Redis round trip."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-
-    @after_this_request
-    def schedule(response):
-        def count() -> None:
-            with app.app_context():
-                usage.record_request(tenant_id, credential_id)
-
-        response.call_on_close(count)
-        return response
-
-
-def resolve_caller() -> tuple[Tenant, Credential]:
+def resolve_caller() -> tuple[TenantRef, Credential]:
     """Credential first (a bad one is a 401 whatever the tenant), then the tenant."""
     credential = _credential_from_header()
     tenant = _resolve_tenant(credential)
@@ -144,7 +135,8 @@ def resolve_caller() -> tuple[Tenant, Credential]:
             raise DomainError(
                 403, "IP_NOT_ALLOWED", f"Calls from {ip} are not on this key's allowlist."
             )
-        api_keys.record_use(credential.key, ip)
+        if key_cache.use_is_due(credential.key.id):
+            api_keys.record_use(db.session.get(ApiKey, credential.key.id), ip)
     return tenant, credential
 
 
@@ -168,11 +160,12 @@ def _credential_from_header() -> Credential | None:
 
 
 def _key_credential(secret: str) -> Credential:
-    key = api_keys.find_by_secret(secret)
+    key = key_cache.lookup(secret)
     if key is None:
         raise DomainError(401, "INVALID_API_KEY", "This API key is not valid.")
-    api_keys.check_access(key)
-    return Credential("key", key.id, key.tenant_id, frozenset(key.scopes), key.name, key=key)
+    if key.revoked:
+        raise DomainError(401, "API_KEY_REVOKED", "This API key has been revoked.")
+    return Credential("key", key.id, key.tenant_id, key.scopes, key.name, key=key)
 
 
 def _token_credential(token: str) -> Credential:
@@ -184,7 +177,7 @@ def _token_credential(token: str) -> Credential:
     return Credential("user", user.id, user.tenant_id, scopes, user.email, user=user, claims=claims)
 
 
-def _resolve_tenant(credential: Credential | None) -> Tenant | None:
+def _resolve_tenant(credential: Credential | None) -> TenantRef | None:
     """Spec 5.3, highest first: subdomain, custom domain, X-Tenant-Id, the token's claim.
 
     The first source present decides; a source naming no existing tenant is an error
@@ -194,21 +187,24 @@ def _resolve_tenant(credential: Credential | None) -> Tenant | None:
     base = current_app.config["DMS_BASE_DOMAIN"]
     label = subdomain_label(host, base)
     if label is not None:
-        return _must_exist(label, "subdomain")
+        return _must_exist(label, "subdomain", credential)
     if host != base and _looks_like_domain(host):
+        own = credential.tenant if credential is not None else None
+        if own is not None and own.custom_domain == host:
+            return own
         tenant = tenants.find_by_domain(host)
         if tenant is not None:
-            return tenant
+            return TenantRef.of(tenant)
     header = request.headers.get("X-Tenant-Id")
     if header is not None:
         value = header.strip().lower()
         if not _TENANT_HEADER_RE.match(value):
             raise DomainError(400, "TENANT_REQUIRED", "X-Tenant-Id is not a valid tenant id.")
-        return _must_exist(value, "X-Tenant-Id header")
+        return _must_exist(value, "X-Tenant-Id header", credential)
     if credential is not None and credential.kind == "user":
         claim = credential.claims.get("tenant_id")
         if isinstance(claim, str):
-            return _must_exist(claim, "token's tenant_id claim")
+            return _must_exist(claim, "token's tenant_id claim", credential)
     return None
 
 
@@ -226,8 +222,11 @@ def _looks_like_domain(host: str) -> bool:
     return "." in host and not host.replace(".", "").isdigit() and not host.startswith("[")
 
 
-def _must_exist(slug: str, source: str) -> Tenant:
+def _must_exist(slug: str, source: str, credential: Credential | None) -> TenantRef:
+    own = credential.tenant if credential is not None else None
+    if own is not None and own.id == slug:
+        return own  # read with the credential: no second lookup
     tenant = tenants.get_tenant(slug)
     if tenant is None:
         raise DomainError(400, "TENANT_REQUIRED", f"No tenant {slug!r} (from the {source}).")
-    return tenant
+    return TenantRef.of(tenant)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -10,6 +11,9 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 import clock
 from extensions import db
 from models.base import TenantScoped, UTCDateTime, created_at_column, id_column
+
+if TYPE_CHECKING:
+    from models.tenant import Tenant
 
 # CONTRACT §3: the scope catalogue, with what each lets a caller do (shown in the portal).
 SCOPES: dict[str, str] = {
@@ -73,6 +77,8 @@ class ApiKey(TenantScoped, db.Model):
         remote_side="ApiKey.id", foreign_keys=[predecessor_id], back_populates="successors"
     )
     successors: Mapped[list[ApiKey]] = relationship(back_populates="predecessor")
+    # Loaded with the key when authenticating (services.api_keys.find_by_secret).
+    tenant: Mapped[Tenant] = relationship(viewonly=True)
 
     @property
     def status(self) -> str:

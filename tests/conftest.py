@@ -126,6 +126,7 @@ def _clean_state(request):
         return
     application = request.getfixturevalue("app")
     from extensions import db
+    from services import key_cache, usage
 
     with application.app_context():
         tables = list(reversed(db.metadata.sorted_tables))
@@ -139,16 +140,20 @@ def _clean_state(request):
             # between tests and change bm25 scores.
             db.session.execute(text("DELETE FROM document_search"))
         db.session.commit()
-        _clear_rate_limit_windows()
+        usage.flush()  # before the clearing below, or the flusher thread writes it later
+        _clear_redis_counters()
+        key_cache.flush()  # the truncation went behind the ORM's back
 
 
-def _clear_rate_limit_windows() -> None:
-    """Tenants and keys are re-created under the same ids: their rate windows must not be."""
+def _clear_redis_counters() -> None:
+    """Tenants and keys are re-created under the same ids: their rate windows and usage
+    counters must not be."""
     from extensions import redis_store
 
     client = redis_store.client
-    for key in client.scan_iter(match=redis_store.key("rl", "*"), count=1000):
-        client.delete(key)
+    for prefix in ("rl", "usage"):
+        for key in client.scan_iter(match=redis_store.key(prefix, "*"), count=1000):
+            client.delete(key)
 
 
 @pytest.fixture
