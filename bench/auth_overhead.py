@@ -1,7 +1,7 @@
 """What authentication plus rate limiting add per request, through the real server.
 
 One gunicorn (gthread, keep-alive) serves `bench/auth_overhead_app.py`; one client alternates
-a protected trivial endpoint (API key lookup, tenant resolution, four rate windows in Redis,
+a protected trivial endpoint (API key lookup, tenant resolution, the rate windows in Redis,
 usage counters, the rate-limit headers) with the same endpoint unprotected, so both see the
 same machine state. Then the documents list throughput (limit=50 over seeded documents) with
 several client threads. Target: auth + limits add at most 1.5 ms at p50.

@@ -8,6 +8,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
+from functools import cached_property
 
 from flask import current_app, g
 from limits import RateLimitItemPerSecond
@@ -41,7 +42,7 @@ class Window:
     amount: int
     seconds: int
 
-    @property
+    @cached_property
     def item(self) -> _Window:
         return _Window(max(self.amount, 1), self.seconds)
 
