@@ -9,8 +9,11 @@ from typing import Any
 from flask import Flask
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app from the environment (and `.env`), then apply `config` overrides."""
+def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True) -> Flask:
+    """Build the app from the environment (and `.env`), then apply `config` overrides.
+
+    `commands=False` leaves out the operator CLI and Flask-Migrate (which imports Alembic,
+    Mako and Pygments, about 12 MiB per process): web workers start from `wsgi.py` so."""
     from dotenv import load_dotenv
 
     load_dotenv(os.environ.get("DMS_ENV_FILE", ".env"))
@@ -26,12 +29,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
     )
 
-    from extensions import csrf, db, login_manager, migrate, redis_store
+    from extensions import csrf, db, login_manager, redis_store
 
     db.init_app(app)
-    migrations = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
-    # Batch mode lets Alembic alter tables on SQLite too, so one history serves both.
-    migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     login_manager.init_app(app)
     csrf.init_app(app)
     redis_store.init_app(app)
@@ -56,10 +56,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     csrf.exempt(app.blueprints["api"])
     csrf.exempt(app.blueprints["internal"])
 
-    from cli import register_commands
-
-    register_commands(app)
+    if commands:
+        _register_commands(app)
     return app
+
+
+def _register_commands(app: Flask) -> None:
+    from flask_migrate import Migrate
+
+    from cli import register_commands
+    from extensions import db
+
+    migrations = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
+    # Batch mode lets Alembic alter tables on SQLite too, so one history serves both.
+    Migrate(app, db, directory=migrations, render_as_batch=True)
+    register_commands(app)
 
 
 def _configure_sqlite(app: Flask) -> None:

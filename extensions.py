@@ -8,7 +8,6 @@ import threading
 
 from flask import Flask, current_app
 from flask_login import LoginManager
-from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from redis import Redis
@@ -30,7 +29,6 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-migrate = Migrate()
 login_manager = LoginManager()
 csrf = CSRFProtect()
 

@@ -1,4 +1,4 @@
-"""Production web server settings: `gunicorn "app:create_app()"` reads this file."""
+"""Production web server settings: `gunicorn wsgi:app` reads this file."""
 
 import multiprocessing
 import os

@@ -11,7 +11,7 @@ from app import create_app
 
 
 def create_bench_app():
-    app = create_app()
+    app = create_app(commands=False)  # as wsgi.py builds it
     protected = Blueprint("bench_protected", __name__, url_prefix="/api/bench")
     protected.before_request(authenticate_request)  # the API blueprint's own hook
     open_ = Blueprint("bench_open", __name__, url_prefix="/bench")

@@ -47,7 +47,7 @@ def start_server(args, storage: str) -> subprocess.Popen:
         "DMS_LOG_LEVEL": "WARNING",
     }
     return start_gunicorn(
-        "app:create_app()",
+        "wsgi:app",
         port=args.port,
         env=env,
         options=["--workers", str(args.workers), "--timeout", "600"],

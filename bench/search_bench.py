@@ -39,9 +39,7 @@ CLASSES = {
 def start_server(port: int, workers: int, threads: int, log: Path) -> subprocess.Popen:
     env = {**os.environ, "DMS_LOG_LEVEL": "WARNING"}
     options = ["-w", str(workers), "--threads", str(threads)]
-    return start_gunicorn(
-        "app:create_app()", port=port, env=env, options=options, log=log.open("w")
-    )
+    return start_gunicorn("wsgi:app", port=port, env=env, options=options, log=log.open("w"))
 
 
 def main() -> None:

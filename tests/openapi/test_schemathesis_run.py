@@ -84,7 +84,7 @@ def server(tmp_path):
             "2",
             "--threads",
             "4",
-            "app:create_app()",
+            "wsgi:app",
         ],
         cwd=ROOT,
         env=env,
