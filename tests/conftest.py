@@ -112,8 +112,11 @@ def make_app(base_config):
         return application
 
     yield factory
+    from services import usage
+
     for application in made:
         with application.app_context():
+            usage.flush()  # now, not from atexit once pytest has closed the log streams
             db.engine.dispose()
 
 

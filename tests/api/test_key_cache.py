@@ -38,6 +38,16 @@ def _key_reads(seen: list[str]) -> list[str]:
     return [s for s in seen if "WHERE api_keys.secret_hash" in s]
 
 
+def _calls(app, client, headers, count: int = 2) -> list[list[str]]:
+    """The SQL of each of `count` successive successful API calls."""
+    per_call = []
+    for _ in range(count):
+        with statements(app) as seen:
+            assert client.get(URL, headers=headers).status_code == 200
+        per_call.append(seen)
+    return per_call
+
+
 def _revoke(app, key_id: str) -> None:
     from extensions import db
     from models import ApiKey
@@ -54,11 +64,7 @@ def _error(response) -> str:
 
 
 def test_a_key_seen_before_is_not_read_again(app, client, tenant, api_key):
-    headers = auth_headers(api_key[1], tenant.id)
-    with statements(app) as first:
-        assert client.get(URL, headers=headers).status_code == 200
-    with statements(app) as second:
-        assert client.get(URL, headers=headers).status_code == 200
+    first, second = _calls(app, client, auth_headers(api_key[1], tenant.id))
 
     assert len(_key_reads(first)) == 1
     assert _key_reads(second) == []
@@ -152,8 +158,7 @@ def test_remembered_keys_expire_after_max_age(app, client, tenant, api_key, monk
     client.get(URL, headers=headers)
     monkeypatch.setattr(key_cache, "MAX_AGE", 0.0)
 
-    with statements(app) as seen:
-        assert client.get(URL, headers=headers).status_code == 200
+    (seen,) = _calls(app, client, headers, count=1)
 
     assert len(_key_reads(seen)) == 1
 
@@ -167,10 +172,7 @@ def test_redis_forgetting_the_generation_forgets_the_keys(app, client, tenant, a
     with app.app_context():
         redis_store.client.delete(redis_store.key("auth", "generation"))
 
-    with statements(app) as seen:
-        assert client.get(URL, headers=headers).status_code == 200
-    with statements(app) as again:
-        assert client.get(URL, headers=headers).status_code == 200
+    seen, again = _calls(app, client, headers)
 
     assert len(_key_reads(seen)) == 1
     assert _key_reads(again) == []
