@@ -136,7 +136,9 @@ def resolve_caller() -> tuple[TenantRef, Credential]:
                 403, "IP_NOT_ALLOWED", f"Calls from {ip} are not on this key's allowlist."
             )
         if key_cache.use_is_due(credential.key.id):
-            api_keys.record_use(db.session.get(ApiKey, credential.key.id), ip)
+            key_row = db.session.get(ApiKey, credential.key.id)
+            if key_row is not None:  # gone with its tenant since it was remembered
+                api_keys.record_use(key_row, ip)
     return tenant, credential
 
 
