@@ -1,4 +1,5 @@
-"""The daily housekeeping job (trash purge, expired Idempotency-Key records) and its schedule.
+"""The daily housekeeping job (trash purge, expired Idempotency-Key records, temporary files
+of crashed uploads) and its schedule.
 
 Scheduling choice: each run enqueues the next one with RQ's `enqueue_at` (the worker runs
 RQ's scheduler), and `flask worker` calls `ensure_scheduled()` at start so a flushed Redis
@@ -15,18 +16,25 @@ from redis.exceptions import RedisError
 import clock
 import jobs
 from services import idempotency, purge
+from services.blobs import blob_store
 
 log = logging.getLogger(__name__)
 
 PURGE_AT = time(3, 0)  # UTC; a quiet hour for most tenants
 
 
+# A temporary blob file older than this belongs to no upload still running.
+TEMPORARY_FILE_MAX_AGE = timedelta(days=1)
+
+
 def purge_trash() -> dict[str, int]:
-    """RQ job: purge the trash and expired idempotency records, then book tomorrow's run."""
+    """RQ job: purge the trash, expired idempotency records and stale temporary files, then
+    book tomorrow's run."""
     report = purge.purge_trash()
     expired_keys = idempotency.purge_expired()
+    swept = blob_store().sweep_temporary(TEMPORARY_FILE_MAX_AGE.total_seconds())
     schedule_next()
-    return {**report.as_dict(), "idempotencyRecords": expired_keys}
+    return {**report.as_dict(), "idempotencyRecords": expired_keys, "temporaryFiles": swept}
 
 
 def next_run(now: datetime | None = None) -> datetime:

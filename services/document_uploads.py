@@ -13,13 +13,11 @@ from pathlib import PurePosixPath, PureWindowsPath
 from typing import BinaryIO
 
 from flask import current_app
-from sqlalchemy import exists, or_, select
 
 from errors import DomainError, FieldError, validation_failed
 from extensions import db
-from models.document import Document, DocumentVersion
-from services import extraction, uploads
-from services.blobs import blob_store
+from services import extraction, transaction, uploads
+from services.blobs import blob_store, delete_if_unused
 from services.storage import BlobStore, BlobTooLarge, LocalBlobStore, StoredBlob
 
 MAX_FILENAME_CHARS = 255
@@ -69,11 +67,16 @@ def receive_upload(
 
     def save(part: uploads.UploadedFile) -> StoredBlob:
         try:
-            return store.save(tenant_id, part.stream, max_bytes)
+            blob = store.save(tenant_id, part.stream, max_bytes)
         except BlobTooLarge:
             raise DomainError(
                 413, "PAYLOAD_TOO_LARGE", f"Uploads are limited to {max_bytes} bytes.", "file"
             ) from None
+        # The upload holds a copy of its blob until its unit of work ends, so a concurrent
+        # delete of the same bytes (purge, a failed twin upload) cannot leave it without one.
+        transaction.after_commit(lambda: store.release(tenant_id, blob, committed=True))
+        transaction.after_rollback(lambda: store.release(tenant_id, blob, committed=False))
+        return blob
 
     parsed = uploads.read_upload(stream, boundary, save)
     if not parsed.file_seen:
@@ -94,7 +97,8 @@ def receive_upload(
         yield received
     except BaseException:
         db.session.rollback()
-        discard_if_unused(tenant_id, blob.sha256)
+        store.release(tenant_id, blob, committed=False)
+        delete_if_unused(tenant_id, blob.sha256)
         raise
 
 
@@ -105,22 +109,7 @@ def upload_fingerprint(stream: BinaryIO, mimetype: str, options: dict[str, str])
 
 def _sniff(store: BlobStore, tenant_id: str, blob: StoredBlob, head: bytes, filename: str) -> str:
     # By content only; the name may only refine text/plain (extraction.sniff_content_type).
-    if isinstance(store, LocalBlobStore):
-        return extraction.sniff_content_type(store.path_for(tenant_id, blob.sha256), filename)
+    # The upload's own guard copy: the shared blob may be mid-delete by someone else.
+    if isinstance(store, LocalBlobStore) and blob.guard is not None:
+        return extraction.sniff_content_type(blob.guard, filename)
     return extraction.sniff_content_type(head, filename)
-
-
-def discard_if_unused(tenant_id: str, sha256: str) -> None:
-    """Delete a blob that no document or version of the tenant refers to."""
-    used = db.session.scalar(
-        select(
-            or_(
-                exists().where(Document.tenant_id == tenant_id, Document.sha256 == sha256),
-                exists().where(
-                    DocumentVersion.tenant_id == tenant_id, DocumentVersion.sha256 == sha256
-                ),
-            )
-        )
-    )
-    if not used:
-        blob_store().delete(tenant_id, sha256)

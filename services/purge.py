@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import exists, or_, select
+from sqlalchemy import select
 
 import clock
 from extensions import db
-from models import Document, DocumentStatus, DocumentVersion
+from models import Document, DocumentStatus
 from services import audit, text_index
 from services.actors import Actor
-from services.blobs import blob_store
+from services.blobs import delete_if_unused
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +62,11 @@ def purge_trash(now: datetime | None = None, tenant_id: str | None = None) -> Pu
         db.session.commit()
         report.documents += len(batch)
         # After the commit: a blob goes only once no remaining row of its tenant names it.
-        store = blob_store()
         for owner, sha256 in sorted(blobs):
-            if _blob_in_use(owner, sha256):
+            if delete_if_unused(owner, sha256):
+                report.blobs_deleted += 1
+            else:
                 report.blobs_kept += 1
-                continue
-            store.delete(owner, sha256)
-            report.blobs_deleted += 1
         log.info("purged trashed documents", extra=report.as_dict())
 
 
@@ -87,12 +85,3 @@ def _purge_document(document: Document) -> set[tuple[str, str]]:
     db.session.delete(document)  # versions and tags go with it (ORM and FK cascades)
     db.session.flush()
     return blobs
-
-
-def _blob_in_use(tenant_id: str, sha256: str) -> bool:
-    """Content addressing shares one blob between documents and versions with equal bytes."""
-    by_document = exists().where(Document.tenant_id == tenant_id, Document.sha256 == sha256)
-    by_version = exists().where(
-        DocumentVersion.tenant_id == tenant_id, DocumentVersion.sha256 == sha256
-    )
-    return bool(db.session.scalar(select(or_(by_document, by_version))))

@@ -7,8 +7,10 @@ import hashlib
 import os
 import re
 import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -31,6 +33,9 @@ class BlobTooLarge(Exception):
 class StoredBlob:
     sha256: str
     size: int
+    # The upload's own copy, kept until its transaction ends (see LocalBlobStore.release);
+    # not part of what the blob is.
+    guard: str | None = field(default=None, compare=False)
 
 
 class BlobStore(Protocol):
@@ -47,6 +52,12 @@ class BlobStore(Protocol):
     def exists(self, tenant_id: str, sha256: str) -> bool: ...
 
     def delete(self, tenant_id: str, sha256: str) -> None: ...
+
+    def delete_unless(self, tenant_id: str, sha256: str, in_use: Callable[[], bool]) -> bool: ...
+
+    def release(self, tenant_id: str, blob: StoredBlob, *, committed: bool) -> None: ...
+
+    def sweep_temporary(self, older_than_seconds: float) -> int: ...
 
     def size(self, tenant_id: str, sha256: str) -> int: ...
 
@@ -116,18 +127,72 @@ class LocalBlobStore:
                 os.fsync(out.fileno())
             sha256 = digest.hexdigest()
             final = self.path_for(tenant_id, sha256)
-            if final.exists():
-                tmp_path.unlink()
-            else:
-                final.parent.mkdir(parents=True, exist_ok=True)
-                # A concurrent writer of the same content may win the race; it wrote the same
-                # bytes, so replacing its file is harmless.
-                os.replace(tmp_path, final)
+            final.parent.mkdir(parents=True, exist_ok=True)
+            # Publish by hard link and keep the temporary name as the upload's guard copy:
+            # if the blob is already there (same bytes), ours stays a guard only.
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp_path, final)
                 _fsync_dir(final.parent)
         except BaseException:
             tmp_path.unlink(missing_ok=True)
             raise
-        return StoredBlob(sha256=sha256, size=size)
+        return StoredBlob(sha256=sha256, size=size, guard=str(tmp_path))
+
+    def release(self, tenant_id: str, blob: StoredBlob, *, committed: bool) -> None:
+        """End an upload's hold on its blob once its transaction has ended.
+
+        After a commit the blob is put back from the guard copy if a concurrent delete (the
+        trash purge, or a failed upload of the same bytes) removed it after `save`: that
+        delete checked for references before ours was committed. Then the guard goes."""
+        if blob.guard is None:
+            return
+        guard = Path(blob.guard)
+        try:
+            if committed:
+                final = self.path_for(tenant_id, blob.sha256)
+                if not final.exists():
+                    final.parent.mkdir(parents=True, exist_ok=True)
+                    with contextlib.suppress(FileExistsError):
+                        os.link(guard, final)
+                        _fsync_dir(final.parent)
+        finally:
+            guard.unlink(missing_ok=True)
+
+    def delete_unless(self, tenant_id: str, sha256: str, in_use: Callable[[], bool]) -> bool:
+        """Delete the blob unless `in_use()` (committed rows still name it); True if deleted.
+
+        The blob is first moved aside and `in_use` asked again: a row committed meanwhile
+        brings it back. An upload that commits after that second look restores the blob from
+        its own guard copy (`release`), so no interleaving loses a referenced blob."""
+        if in_use():
+            return False
+        final = self.path_for(tenant_id, sha256)
+        tmp_dir = self.root / self._TMP_DIR
+        tmp_dir.mkdir(parents=True, exist_ok=True)
+        aside = tmp_dir / f"{tenant_id}-{sha256}-{uuid.uuid4().hex}.deleting"
+        try:
+            os.rename(final, aside)
+        except FileNotFoundError:
+            return True  # already gone (a retried job)
+        if in_use():
+            os.replace(aside, final)  # a concurrent upload's copy, if any, has the same bytes
+            return False
+        aside.unlink(missing_ok=True)
+        return True
+
+    def sweep_temporary(self, older_than_seconds: float) -> int:
+        """Remove temporary files left by crashed uploads and deletes; returns how many."""
+        tmp_dir = self.root / self._TMP_DIR
+        if not tmp_dir.is_dir():
+            return 0
+        cutoff = time.time() - older_than_seconds
+        removed = 0
+        for entry in tmp_dir.iterdir():
+            with contextlib.suppress(FileNotFoundError):
+                if entry.is_file() and entry.stat().st_mtime < cutoff:
+                    entry.unlink()
+                    removed += 1
+        return removed
 
     def open(self, tenant_id: str, sha256: str) -> BinaryIO:
         """Open the blob for reading; raises FileNotFoundError when it is absent."""

@@ -19,11 +19,19 @@ from extensions import db
 
 _HOLD = "dms.hold_commit"
 _AFTER = "dms.after_commit"
+_AFTER_ROLLBACK = "dms.after_rollback"
 
 
 def after_commit(callback: Callable[[], None]) -> None:
     """Run `callback` once the current unit of work has committed (never if it rolls back)."""
     db.session.info.setdefault(_AFTER, []).append(callback)
+
+
+def after_rollback(callback: Callable[[], None]) -> None:
+    """Run `callback` if the current unit of work is rolled back instead (file cleanup; it
+    must not touch the session). Only a real rollback runs it: a unit of work that never
+    wrote has nothing to roll back, so its owner cleans up itself as well."""
+    db.session.info.setdefault(_AFTER_ROLLBACK, []).append(callback)
 
 
 def commit() -> None:
@@ -33,6 +41,7 @@ def commit() -> None:
         session.flush()
         return
     session.commit()
+    session.info.pop(_AFTER_ROLLBACK, None)
     for callback in session.info.pop(_AFTER, []):
         callback()
 
@@ -51,3 +60,5 @@ def held() -> Iterator[None]:
 @event.listens_for(Session, "after_rollback")
 def _forget_follow_ups(session: Session) -> None:
     session.info.pop(_AFTER, None)
+    for callback in session.info.pop(_AFTER_ROLLBACK, []):
+        callback()

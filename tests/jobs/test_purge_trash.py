@@ -3,6 +3,7 @@ the CLI, and the daily schedule."""
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select, text
@@ -11,6 +12,7 @@ import clock
 from extensions import db
 from models import AuditEntry, Document, DocumentText, DocumentVersion
 from services.blobs import blob_store
+from tests.helpers import auth_headers
 
 
 def _trash(app, document_id: str, days_ago: float) -> None:
@@ -144,4 +146,37 @@ def test_purge_job_books_the_next_daily_run(app):
             "blobsDeleted": 0,
             "blobsKept": 0,
             "idempotencyRecords": 0,
+            "temporaryFiles": 0,
         }
+
+
+def test_an_upload_of_the_same_bytes_during_the_purge_keeps_its_blob(
+    app, client, tenant, api_key, store_document, monkeypatch
+):
+    """The purge looks for rows naming the blob after the new upload stored it but before
+    the upload committed, finds none, and deletes it: the upload must still own its file."""
+    from services import documents, purge
+
+    old = store_document(tenant, b"the same bytes twice", "old.txt", schedule=False)
+    _trash(app, old, days_ago=45)
+    real_create = documents.create_document
+
+    def purge_first(*args, **kwargs):
+        report = purge.purge_trash()
+        assert (report.documents, report.blobs_deleted) == (1, 1)  # the race happened
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(documents, "create_document", purge_first)
+    headers = auth_headers(api_key[1], tenant.id)
+
+    created = client.post(
+        "/api/v1/documents",
+        data={"file": (io.BytesIO(b"the same bytes twice"), "new.txt")},
+        headers=headers,
+    )
+
+    assert created.status_code == 201, created.get_json()
+    content = client.get(f"/api/v1/documents/{created.get_json()['data']['id']}/content",
+                         headers=headers)  # fmt: skip
+    assert content.status_code == 200
+    assert content.data == b"the same bytes twice"

@@ -80,7 +80,11 @@ def test_blob_lives_at_content_addressed_path(store: LocalBlobStore) -> None:
     expected = store.root / TENANT / sha[0:2] / sha[2:4] / sha
     assert store.path_for(TENANT, blob.sha256) == expected
     assert expected.read_bytes() == b"hello blob"
-    # Nothing else is left behind: no temp file, no partial copy.
+    # Until the upload's transaction ends, its guard copy is the only other file: the same
+    # bytes under the temporary name (a hard link, no second copy).
+    assert files_under(store.root) == sorted([expected, Path(blob.guard)])
+    assert Path(blob.guard).stat().st_ino == expected.stat().st_ino
+    store.release(TENANT, blob, committed=True)
     assert files_under(store.root) == [expected]
 
 
@@ -106,6 +110,8 @@ def test_identical_content_is_stored_once(store: LocalBlobStore) -> None:
     second = store.save(TENANT, io.BytesIO(PAYLOAD), max_bytes=len(PAYLOAD), chunk_size=1000)
 
     assert first == second
+    for blob in (first, second):
+        store.release(TENANT, blob, committed=True)
     assert files_under(store.root) == [store.path_for(TENANT, first.sha256)]
 
 
@@ -257,3 +263,67 @@ def test_iter_range_rejects_bad_ranges_eagerly(start: int, end: int, chunk_size:
     # Raised at call time, before a streaming response would have started.
     with pytest.raises(ValueError):
         iter_range(io.BytesIO(b"abc"), start, end, chunk_size)
+
+
+# --- an upload racing a delete of the same bytes ------------------------------------------
+
+
+def test_a_blob_deleted_before_the_upload_commits_comes_back(store: LocalBlobStore) -> None:
+    """The purge saw no row naming the blob (ours was not committed yet) and deleted it."""
+    blob = store.save(TENANT, io.BytesIO(PAYLOAD), max_bytes=len(PAYLOAD))
+    assert store.delete_unless(TENANT, blob.sha256, in_use=lambda: False) is True
+    assert not store.exists(TENANT, blob.sha256)
+
+    store.release(TENANT, blob, committed=True)
+
+    with store.open(TENANT, blob.sha256) as fh:
+        assert fh.read() == PAYLOAD
+    assert files_under(store.root) == [store.path_for(TENANT, blob.sha256)]
+
+
+def test_a_blob_that_gains_a_reference_while_being_deleted_stays(store: LocalBlobStore) -> None:
+    blob = store.save(TENANT, io.BytesIO(PAYLOAD), max_bytes=len(PAYLOAD))
+    store.release(TENANT, blob, committed=True)
+    answers = iter([False, True])  # no row at the first look; one committed before the second
+
+    assert store.delete_unless(TENANT, blob.sha256, in_use=lambda: next(answers)) is False
+
+    assert store.exists(TENANT, blob.sha256)
+    assert files_under(store.root) == [store.path_for(TENANT, blob.sha256)]
+
+
+def test_delete_unless_leaves_a_used_blob_and_removes_an_unused_one(
+    store: LocalBlobStore,
+) -> None:
+    blob = store.save(TENANT, io.BytesIO(PAYLOAD), max_bytes=len(PAYLOAD))
+    store.release(TENANT, blob, committed=True)
+
+    assert store.delete_unless(TENANT, blob.sha256, in_use=lambda: True) is False
+    assert store.exists(TENANT, blob.sha256)
+    assert store.delete_unless(TENANT, blob.sha256, in_use=lambda: False) is True
+    assert files_under(store.root) == []
+    assert store.delete_unless(TENANT, blob.sha256, in_use=lambda: False) is True  # retried
+
+
+def test_a_rolled_back_upload_only_drops_its_guard(store: LocalBlobStore) -> None:
+    blob = store.save(TENANT, io.BytesIO(PAYLOAD), max_bytes=len(PAYLOAD))
+    store.delete_unless(TENANT, blob.sha256, in_use=lambda: False)
+
+    store.release(TENANT, blob, committed=False)
+
+    assert files_under(store.root) == []
+
+
+def test_sweep_removes_only_old_temporary_files(store: LocalBlobStore) -> None:
+    import os
+    import time
+
+    old = store.save(TENANT, io.BytesIO(b"crashed upload"), max_bytes=100)
+    fresh = store.save(TENANT, io.BytesIO(b"running upload"), max_bytes=100)
+    day_ago = time.time() - 2 * 86400
+    os.utime(old.guard, (day_ago, day_ago))
+
+    assert store.sweep_temporary(older_than_seconds=86400) == 1
+
+    assert not Path(old.guard).exists() and Path(fresh.guard).exists()
+    assert store.exists(TENANT, old.sha256)  # the published blob is not temporary
