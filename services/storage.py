@@ -6,6 +6,7 @@ import contextlib
 import hashlib
 import os
 import re
+import shutil
 import tempfile
 import time
 import uuid
@@ -130,9 +131,7 @@ class LocalBlobStore:
             final.parent.mkdir(parents=True, exist_ok=True)
             # Publish by hard link and keep the temporary name as the upload's guard copy:
             # if the blob is already there (same bytes), ours stays a guard only.
-            with contextlib.suppress(FileExistsError):
-                os.link(tmp_path, final)
-                _fsync_dir(final.parent)
+            _publish(tmp_path, final)
         except BaseException:
             tmp_path.unlink(missing_ok=True)
             raise
@@ -152,9 +151,7 @@ class LocalBlobStore:
                 final = self.path_for(tenant_id, blob.sha256)
                 if not final.exists():
                     final.parent.mkdir(parents=True, exist_ok=True)
-                    with contextlib.suppress(FileExistsError):
-                        os.link(guard, final)
-                        _fsync_dir(final.parent)
+                    _publish(guard, final)
         finally:
             guard.unlink(missing_ok=True)
 
@@ -208,6 +205,23 @@ class LocalBlobStore:
     def size(self, tenant_id: str, sha256: str) -> int:
         """Size in bytes; raises FileNotFoundError when the blob is absent."""
         return self.path_for(tenant_id, sha256).stat().st_size
+
+
+def _publish(source: Path, final: Path) -> None:
+    """Make `final` a name for `source`'s bytes, keeping `source`; nothing if `final` exists
+    (same content). A hard link where the filesystem has them, else an atomic copy."""
+    try:
+        os.link(source, final)
+    except FileExistsError:
+        return
+    except OSError:  # no hard links here (some network or FUSE filesystems)
+        partial = final.with_name(f"{final.name}.{uuid.uuid4().hex}.copy")
+        try:
+            shutil.copyfile(source, partial)
+            os.replace(partial, final)  # an identical concurrent copy may win: same bytes
+        finally:
+            partial.unlink(missing_ok=True)
+    _fsync_dir(final.parent)
 
 
 def _fsync_dir(path: Path) -> None:

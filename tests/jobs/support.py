@@ -69,6 +69,7 @@ def stored_document(
             )
         )
         db.session.commit()
+        blob_store().release(tenant_id, blob, committed=True)  # as an upload's commit does
         if schedule:
             schedule_extraction(document)
         return document.id

@@ -327,3 +327,19 @@ def test_sweep_removes_only_old_temporary_files(store: LocalBlobStore) -> None:
 
     assert not Path(old.guard).exists() and Path(fresh.guard).exists()
     assert store.exists(TENANT, old.sha256)  # the published blob is not temporary
+
+
+def test_without_hard_links_the_blob_is_copied(store: LocalBlobStore, monkeypatch) -> None:
+    import os
+
+    def no_links(*_args, **_kwargs):
+        raise PermissionError("this filesystem has no hard links")
+
+    monkeypatch.setattr(os, "link", no_links)
+    blob = store.save(TENANT, io.BytesIO(PAYLOAD), max_bytes=len(PAYLOAD))
+    store.delete_unless(TENANT, blob.sha256, in_use=lambda: False)
+    store.release(TENANT, blob, committed=True)
+
+    with store.open(TENANT, blob.sha256) as fh:
+        assert fh.read() == PAYLOAD
+    assert files_under(store.root) == [store.path_for(TENANT, blob.sha256)]
