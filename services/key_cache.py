@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import current_app
+from prometheus_client import Counter
 from redis.exceptions import RedisError
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -96,7 +97,15 @@ class _Entry:
 
 
 def init_app(app) -> None:
-    app.extensions["dms.key_cache"] = {"entries": {}, "last_use": {}}
+    """Per-app memory, and a counter on /internal/metrics (after observability.init_app)."""
+    lookups = Counter(
+        "dms_api_key_lookups",
+        "API key authentications by where the key came from: remembered (no SQL), database "
+        "(first use in this process, a change, or Redis unreachable) or unknown (no such key)",
+        ["source"],
+        registry=app.extensions["dms.metrics"].registry,
+    )
+    app.extensions["dms.key_cache"] = {"entries": {}, "last_use": {}, "lookups": lookups}
 
 
 def _state() -> dict:
@@ -112,7 +121,8 @@ def lookup(secret: str) -> KeyGrant | None:
         return None
     digest = api_keys.hash_secret(secret)
     generation = current_generation()  # read BEFORE the database, or a change could slip by
-    entries: dict[str, _Entry] = _state()["entries"]
+    state = _state()
+    entries: dict[str, _Entry] = state["entries"]
     entry = entries.get(digest)
     if (
         entry is not None
@@ -120,11 +130,14 @@ def lookup(secret: str) -> KeyGrant | None:
         and entry.generation == generation
         and time.monotonic() - entry.loaded_at < MAX_AGE
     ):
+        state["lookups"].labels("remembered").inc()
         return entry.grant
     key = api_keys.find_by_digest(digest)
     if key is None:
+        state["lookups"].labels("unknown").inc()
         entries.pop(digest, None)  # unknown secrets are not remembered: guesses cost memory
         return None
+    state["lookups"].labels("database").inc()
     grant = KeyGrant.of(key)
     if generation is not None:
         if len(entries) >= MAX_ENTRIES:

@@ -71,6 +71,22 @@ def test_a_key_seen_before_is_not_read_again(app, client, tenant, api_key):
     assert not [s for s in second if "FROM tenants" in s]
 
 
+def test_lookups_are_counted_by_source_on_the_metrics_page(make_app, tenant, api_key):
+    from services import api_keys
+
+    client = make_app().test_client()  # a fresh process: its own memory and counters
+    headers = auth_headers(api_key[1], tenant.id)
+    for _ in range(3):
+        client.get(URL, headers=headers)
+    client.get(URL, headers=auth_headers(api_keys.generate_secret(), tenant.id))
+
+    metrics = client.get("/internal/metrics").get_data(as_text=True)
+
+    assert 'dms_api_key_lookups_total{source="database"} 1.0' in metrics
+    assert 'dms_api_key_lookups_total{source="remembered"} 2.0' in metrics
+    assert 'dms_api_key_lookups_total{source="unknown"} 1.0' in metrics
+
+
 def test_revocation_in_one_process_is_refused_by_another_at_once(app, make_app, tenant, api_key):
     key, secret = api_key
     serving = app.test_client()
