@@ -3,7 +3,6 @@ record in the database, stale versions, missing blobs, and the reindex sweep."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,16 +10,15 @@ from sqlalchemy import select
 
 from extensions import db
 from models import Document, DocumentText
-from tests.services.test_extraction import (
+from tests.fixture_files import (
+    HAS_PDFTOPPM,
+    HAS_TESSERACT,
     make_docx,
     png_bytes,
     render_gray,
     scanned_pdf,
     text_pdf,
 )
-
-HAS_TESSERACT = shutil.which("tesseract") is not None
-HAS_PDFTOPPM = shutil.which("pdftoppm") is not None
 
 
 def _docx_bytes(tmp_path: Path) -> bytes:

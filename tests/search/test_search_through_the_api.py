@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from tests.fixture_files import make_docx, text_pdf
 from tests.jobs.support import run_jobs
 from tests.search.conftest import ids_of
-from tests.services.test_extraction import make_docx, text_pdf
 
 
 def _upload(client, headers, content: bytes, filename: str, **fields) -> dict:
