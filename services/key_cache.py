@@ -116,7 +116,7 @@ def lookup(secret: str) -> KeyGrant | None:
     """The grant of the key this secret belongs to (revoked keys included), or None.
 
     Costs one Redis GET when the key was read recently and nothing changed since; otherwise
-    the database lookup of `api_keys.find_by_secret`."""
+    the database lookup of `api_keys.find_by_digest`."""
     if not api_keys.secret_well_formed(secret):
         return None
     digest = api_keys.hash_secret(secret)
