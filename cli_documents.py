@@ -9,8 +9,11 @@ from flask.cli import AppGroup
 from tqdm import tqdm
 
 from extensions import db
+from jobs.extraction import extract_document
 from models import Document
-from services import purge, text_index
+from services.core import transaction
+from services.documents import purge
+from services.search import indexing
 
 documents_cli = AppGroup("documents", help="Re-extract document text and empty the trash.")
 
@@ -24,25 +27,23 @@ def reindex(tenant_id: str | None, everything: bool, inline: bool) -> None:
 
     The periodic sweep for uploads whose job never reached Redis; `--all` rebuilds the index
     after a change of extractor or search configuration."""
-    from jobs.extraction import schedule_extraction
-
     if everything:
         stmt = db.select(Document.id)
         if tenant_id:
             stmt = stmt.where(Document.tenant_id == tenant_id)
         ids = list(db.session.scalars(stmt.order_by(Document.id)))
     else:
-        ids = [doc_id for _, doc_id, _ in text_index.pending_documents(tenant_id)]
+        ids = [doc_id for _, doc_id, _ in indexing.pending_documents(tenant_id)]
     done = 0
     for doc_id in tqdm(ids, desc="reindex", unit="doc", file=sys.stderr, disable=None):
         document = db.session.get(Document, doc_id)
         if document is None:
             continue
         if inline:
-            text_index.mark_pending(document)
-            db.session.commit()
-            text_index.extract_and_index(document.tenant_id, document.id, document.current_version)
-        elif not schedule_extraction(document):
+            indexing.mark_pending(document)
+            transaction.commit()
+            extract_document(document.tenant_id, document.id, document.current_version)
+        elif not indexing.schedule_extraction(document):
             click.echo("error: Redis is unreachable; start it or use --inline", err=True)
             sys.exit(1)
         db.session.expunge_all()  # keeps memory flat over a million documents

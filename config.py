@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import secrets
 from pathlib import Path
 
 
@@ -18,8 +20,13 @@ def _int(name: str, default: int) -> int:
     return int(raw) if raw not in (None, "") else default
 
 
+def _list(name: str, default: str) -> list[str]:
+    raw = os.environ.get(name) or default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
 class Config:
-    """Every setting the service reads. `Config.from_env(instance_path)` builds one.
+    """Every setting the service reads, from the environment: `Config(instance_path)`.
 
     Attributes are upper-case so Flask's `app.config.from_object` picks them up.
     """
@@ -38,6 +45,11 @@ class Config:
         self.REDIS_KEY_PREFIX = os.environ.get("DMS_REDIS_PREFIX", "dms")
         self.DMS_STORAGE_DIR = os.environ.get("DMS_STORAGE_DIR") or str(instance / "storage")
         self.SECRET_KEY = os.environ.get("SECRET_KEY") or _instance_secret(instance)
+        # Keys sealing the audit chain, kept out of the database so that rows alone cannot be
+        # re-sealed: "id:secret,...", the first seals new entries, the others only verify.
+        self.DMS_AUDIT_KEYS = parse_audit_keys(
+            os.environ.get("DMS_AUDIT_KEYS") or _instance_audit_keys(instance)
+        )
         # Tenants are served at <slug>.<DMS_BASE_DOMAIN> when set.
         self.DMS_BASE_DOMAIN = (os.environ.get("DMS_BASE_DOMAIN") or "").lower().strip(".")
         self.DMS_WEBHOOK_ALLOW_PRIVATE = _bool("DMS_WEBHOOK_ALLOW_PRIVATE", False)
@@ -45,9 +57,28 @@ class Config:
         self.DMS_MAX_JSON_BYTES = _int("DMS_MAX_JSON_BYTES", 1024 * 1024)
         # Days a document stays in the trash before the purge job removes it for good.
         self.DMS_TRASH_RETENTION_DAYS = _int("DMS_TRASH_RETENTION_DAYS", 30)
+        # Text extraction (docs/operations.md, "Extraction limits"): the text kept per document,
+        # PDF pages read for their text layer and for OCR; past a budget the text is cut there.
+        self.DMS_EXTRACT_MAX_CHARS = _int("DMS_EXTRACT_MAX_CHARS", 5_000_000)
+        self.DMS_EXTRACT_MAX_PAGES = _int("DMS_EXTRACT_MAX_PAGES", 2000)
+        self.DMS_OCR_MAX_PAGES = _int("DMS_OCR_MAX_PAGES", 20)
+        # Each extraction job's work horse: the address space it may add to the worker's, and
+        # its CPU seconds (OCR programs included); past either the text is `failed`. 0: no limit.
+        self.DMS_EXTRACT_MEMORY_MB = _int("DMS_EXTRACT_MEMORY_MB", 1024)
+        self.DMS_EXTRACT_CPU_SECONDS = _int("DMS_EXTRACT_CPU_SECONDS", 300)
         # How many reverse proxies in front of us append to X-Forwarded-For.
         # 0 (default) means the socket peer is the client and the header is ignored.
         self.DMS_TRUSTED_PROXY_COUNT = _int("DMS_TRUSTED_PROXY_COUNT", 0)
+        # Passkeys (docs/passkeys.md): the relying party's id is the domain passkeys are bound
+        # to (the site's host or a parent of it); origins are every scheme://host[:port] the
+        # portal and first-party apps are served from, as browsers write them.
+        self.DMS_WEBAUTHN_RP_ID = os.environ.get("DMS_WEBAUTHN_RP_ID") or "localhost"
+        self.DMS_WEBAUTHN_RP_NAME = (
+            os.environ.get("DMS_WEBAUTHN_RP_NAME") or "Document Management Service"
+        )
+        self.DMS_WEBAUTHN_ORIGINS = _list(
+            "DMS_WEBAUTHN_ORIGINS", "http://localhost:5000,http://127.0.0.1:5000"
+        )
         # Bearer token that opens /internal/* to non-loopback callers (monitoring).
         self.DMS_OPERATOR_TOKEN = os.environ.get("DMS_OPERATOR_TOKEN") or None
         # Rate limits (docs/rate-limits.md). Fail open: when Redis is unreachable the API
@@ -61,6 +92,9 @@ class Config:
         self.DMS_RATE_LIMIT_IP_BURST = _int("DMS_RATE_LIMIT_IP_BURST", 60)
         self.DMS_RATE_LIMIT_SIGN_IN_HOURLY = _int("DMS_RATE_LIMIT_SIGN_IN_HOURLY", 100)
         self.DMS_RATE_LIMIT_SIGN_IN_BURST = _int("DMS_RATE_LIMIT_SIGN_IN_BURST", 10)
+        # Failed password sign-ins one client address may make in 15 minutes, whatever the
+        # accounts (services/accounts/login_throttle.py); far above one office's typos.
+        self.DMS_SIGN_IN_FAILURES_PER_IP = _int("DMS_SIGN_IN_FAILURES_PER_IP", 200)
         # Window lengths in seconds; only tests shorten them (the spec's are 3600 and 60).
         self.DMS_RATE_LIMIT_HOUR_SECONDS = _int("DMS_RATE_LIMIT_HOUR_SECONDS", 3600)
         self.DMS_RATE_LIMIT_BURST_SECONDS = _int("DMS_RATE_LIMIT_BURST_SECONDS", 60)
@@ -70,6 +104,8 @@ class Config:
         # Werkzeug limits the body; uploads are the largest bodies we accept.
         self.MAX_CONTENT_LENGTH = self.DMS_MAX_UPLOAD_BYTES + 1024 * 1024
         self.MAX_FORM_MEMORY_SIZE = 1024 * 1024
+        # CSRF is checked where tenancy.PATH_CLASSES says (app._protect_forms), not everywhere.
+        self.WTF_CSRF_CHECK_DEFAULT = False
         self.SESSION_COOKIE_HTTPONLY = True
         self.SESSION_COOKIE_SAMESITE = "Lax"
         self.SESSION_COOKIE_SECURE = _bool("DMS_SECURE_COOKIES", False)
@@ -103,8 +139,6 @@ def engine_options(url: str) -> dict[str, object]:
 
 def _instance_secret(instance: Path) -> str:
     """A random key kept in instance/ so sessions survive restarts of a quick start."""
-    import secrets
-
     path = instance / "secret_key"
     if path.exists():
         return path.read_text().strip()
@@ -113,3 +147,54 @@ def _instance_secret(instance: Path) -> str:
     path.write_text(key)
     path.chmod(0o600)
     return key
+
+
+AUDIT_KEY_ID = re.compile(r"[A-Za-z0-9_.-]{1,40}")
+AUDIT_KEY_MIN_BYTES = 32
+
+
+def parse_audit_keys(raw: str) -> dict[str, bytes]:
+    """`id:secret,id:secret` as {id: secret bytes}, in order (the first one seals).
+
+    Raises ValueError naming the bad entry by position and id, never showing a secret."""
+    keys: dict[str, bytes] = {}
+    for position, item in enumerate((part.strip() for part in raw.split(",")), start=1):
+        if not item:
+            continue
+        key_id, separator, secret = (part.strip() for part in item.partition(":"))
+        if not separator or not AUDIT_KEY_ID.fullmatch(key_id):
+            raise ValueError(
+                f"DMS_AUDIT_KEYS entry {position} is not key_id:secret "
+                "(key_id: 1-40 of A-Z a-z 0-9 _ . -)"
+            )
+        if len(secret.encode()) < AUDIT_KEY_MIN_BYTES:
+            raise ValueError(
+                f"DMS_AUDIT_KEYS: the secret of {key_id!r} is shorter than "
+                f"{AUDIT_KEY_MIN_BYTES} bytes"
+            )
+        if key_id in keys:
+            raise ValueError(f"DMS_AUDIT_KEYS names {key_id!r} twice")
+        keys[key_id] = secret.encode()
+    if not keys:
+        raise ValueError("DMS_AUDIT_KEYS holds no key")
+    return keys
+
+
+def _instance_audit_keys(instance: Path) -> str:
+    """One random audit key kept in instance/audit_keys, for a quick start without settings.
+
+    Created with an exclusive link, so processes starting together all end up with one key."""
+    path = instance / "audit_keys"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        line = f"instance-{secrets.token_hex(4)}:{secrets.token_urlsafe(32)}\n"
+        draft = instance / f".audit_keys.{os.getpid()}.{secrets.token_hex(4)}"
+        draft.write_text(line)
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)  # fails if another process got there first: theirs is kept
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    return path.read_text().strip()

@@ -8,11 +8,14 @@ workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 
 threads = int(os.environ.get("DMS_THREADS", "4"))
 # Long uploads stream through the worker; do not kill it mid-body.
 timeout = int(os.environ.get("DMS_WORKER_TIMEOUT", "300"))
-# Above the app's own header limits (8 KiB each, 32 KiB total), so the app answers first,
-# in the JSON envelope, instead of gunicorn's plain-text 400.
-limit_request_field_size = 16 * 1024
-limit_request_fields = 200
-limit_request_line = 16 * 1024
+# Above the app's own limits (observability.py: a 16 KiB URL, 100 headers of 8 KiB and 32 KiB
+# in all), so the app answers first, in the JSON envelope, instead of gunicorn's plain-text
+# 414/431. gunicorn caps a request line at 8190 bytes unless the limit is 0, which means
+# "up to 1 MiB" (its fast parser's ceiling); the reverse proxy should keep its own tighter
+# limits in front (docs/operations.md).
+limit_request_line = 0
+limit_request_field_size = 32 * 1024
+limit_request_fields = 500
 # gunicorn 27 opens a control socket under ~/.gunicorn by default; we do not use it.
 control_socket_disable = True
 accesslog = None  # the app writes one structured JSON line per request

@@ -13,9 +13,15 @@ import uuid
 from flask import Flask, current_app, g, request
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
+from errors import DomainError
+
 _REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
+# The app's own request limits, answered in the envelope (docs/operations.md lists them);
+# gunicorn.conf.py sets the server's limits above these, so the app is the one that answers.
 MAX_HEADER_BYTES = 8 * 1024
 MAX_HEADERS_TOTAL = 32 * 1024
+MAX_HEADER_COUNT = 100
+MAX_URL_BYTES = 16 * 1024  # path and query string
 
 request_log = logging.getLogger("dms.request")
 
@@ -91,7 +97,7 @@ def init_app(app: Flask) -> None:
         g.started = time.perf_counter()
         incoming = request.headers.get("X-Request-Id", "")
         g.request_id = incoming if _REQUEST_ID_RE.match(incoming) else f"req_{uuid.uuid4().hex}"
-        _check_header_sizes()
+        _check_request_size()
 
     @app.after_request
     def finish_request(response):
@@ -123,12 +129,20 @@ def init_app(app: Flask) -> None:
         return response
 
 
-def _check_header_sizes() -> None:
-    from errors import DomainError
-
+def _check_request_size() -> None:
+    environ = request.environ
+    url_bytes = len(environ.get("PATH_INFO", "")) + len(environ.get("QUERY_STRING", ""))
+    if url_bytes > MAX_URL_BYTES:
+        raise DomainError(
+            414, "URI_TOO_LONG", f"The path and query are limited to {MAX_URL_BYTES} bytes."
+        )
     total = 0
-    for name, value in request.headers.items():
+    for count, (name, value) in enumerate(request.headers.items(), start=1):
         size = len(name) + len(value)
         total += size
         if size > MAX_HEADER_BYTES or total > MAX_HEADERS_TOTAL:
             raise DomainError(431, "HEADERS_TOO_LARGE", f"Request header {name} is too large.")
+        if count > MAX_HEADER_COUNT:
+            raise DomainError(
+                431, "HEADERS_TOO_LARGE", f"A request may carry {MAX_HEADER_COUNT} headers."
+            )

@@ -1,23 +1,26 @@
-"""The versioned JSON API blueprint (/api/v1): one module per resource, routes only."""
+"""The JSON API: one module per resource (routes only), with shared plumbing beside them
+(auth, envelope, errors, pagination, validation, rate limits, the OpenAPI document)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask
+from flask import Flask
 
-from api.auth import authenticate_request
-
-bp = Blueprint("api", __name__, url_prefix="/api/v1")
-# Every API view authenticates unless it is marked @public: no route can forget.
-bp.before_request(authenticate_request)
+from api import (  # noqa: F401  (they attach their routes)
+    accounts,
+    documents,
+    lifecycle,
+    oauth,
+    openapi,
+    passkeys,
+    search,
+)
+from api.blueprint import bp
+from api.internal import bp as internal_bp
 
 
 def register(app: Flask) -> None:
-    """Import the resource modules (they attach routes to `bp`) and mount the blueprints."""
-    # documents and search attach their routes to `bp` when imported.
-    from api import documents, lifecycle, openapi, search  # noqa: F401
-    from api.internal import bp as internal_bp
-
+    """Mount the API, the internal tier and the reference pages."""
     app.register_blueprint(bp)
     app.register_blueprint(internal_bp)
     lifecycle.init_app(app)
-    openapi.init_app(app)
+    oauth.init_app(app)

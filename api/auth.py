@@ -1,9 +1,11 @@
-"""Who is calling and for which tenant: credentials, tenant resolution (spec 5.3) and scopes.
+"""Who is calling: the bearer credential (an API key or a user's access token), the tenant it
+is for (spec 5.3, through tenancy.resolve_tenant) and its scopes.
 
-`authenticate_request` runs before every API view (registered on the blueprint, so no
-route can forget it); views declare `@public` to opt out and `@require_scope(...)` to
-demand scopes.
-"""
+Two hooks. `identify_caller` runs app-wide before the rate limiter, so that the limiter can
+count the request against its tenant and credential; it keeps the outcome on `g`, a refusal
+included. `authenticate_request` runs before every API view (registered on the blueprint, so
+no route can forget it) and raises that refusal, or lets the view run. Views declare
+`@public` to opt out and `@require_scope(...)` to demand scopes."""
 
 from __future__ import annotations
 
@@ -13,21 +15,24 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any
 
-from flask import current_app, g, request
+from flask import Flask, current_app, g, request
 from werkzeug.local import LocalProxy
 
+import tenancy
 from errors import DomainError
 from extensions import db
-from models import ApiKey, User
-from services import api_keys, key_cache, tenants, tokens, usage
-from services.actors import Actor
-from services.key_cache import KeyGrant, TenantRef
-from services.network import client_ip, ip_allowed
+from services.accounts import roles, tokens, user_grants
+from services.accounts.tenants import TenantRef
+from services.accounts.user_grants import UserGrant
+from services.core.actors import Actor
+from services.keys import api_keys, key_cache
+from services.keys.allowlists import ip_allowed
+from services.keys.key_cache import KeyGrant
+from services.limits import usage
+from services.oauth import tokens as oauth_tokens
 
 MAX_CREDENTIAL_LENGTH = 4096
 _BEARER_RE = re.compile(r"^Bearer[ ]+([^\s]+)\s*$", re.IGNORECASE)
-_TENANT_HEADER_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,62}$")
-_RESERVED_SUBDOMAINS = {"www", "api", "app", "admin", "portal"}
 
 
 @dataclass
@@ -40,7 +45,7 @@ class Credential:
     scopes: frozenset[str]
     label: str
     key: KeyGrant | None = None
-    user: User | None = None
+    user: UserGrant | None = None
     claims: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -49,25 +54,17 @@ class Credential:
         return self.key.tenant if self.key is not None else None
 
     def actor(self) -> Actor:
-        return Actor(self.kind, self.id, self.label, g.get("client_ip"), _user_agent())
+        return Actor(
+            self.kind, self.id, self.label, g.get("client_ip"), request.headers.get("User-Agent")
+        )
 
 
-current_tenant: TenantRef = LocalProxy(lambda: g.tenant)  # type: ignore[assignment]
 current_credential: Credential = LocalProxy(lambda: g.credential)  # type: ignore[assignment]
 
 
-def _user_agent() -> str | None:
-    return request.headers.get("User-Agent")
-
-
-def request_client_ip() -> str:
-    if "client_ip" not in g:
-        g.client_ip = client_ip(
-            request.remote_addr,
-            request.headers.get("X-Forwarded-For"),
-            current_app.config["DMS_TRUSTED_PROXY_COUNT"],
-        )
-    return g.client_ip
+def init_app(app: Flask) -> None:
+    """Register `identify_caller` app-wide; call before the rate limiter's init_app."""
+    app.before_request(identify_caller)
 
 
 def public(view: Callable) -> Callable:
@@ -97,26 +94,60 @@ def require_scope(*scopes: str) -> Callable:
     return decorator
 
 
-def authenticate_request() -> None:
-    """before_request of the API blueprint: sets g.tenant and g.credential or raises."""
-    view = current_app.view_functions.get(request.endpoint or "")
-    if view is None or getattr(view, "api_public", False):
-        return
-    from api.rate_limits import limit_caller, limit_refused_caller
+def require_user(view: Callable) -> Callable:
+    """Refuse with 403 USER_CONTEXT_REQUIRED unless a person is behind the request (a user's
+    access token); an API key acts for a system, not for someone (approvals, passkeys)."""
 
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        if g.credential.kind != "user":
+            raise DomainError(
+                403,
+                "USER_CONTEXT_REQUIRED",
+                "This call acts for a person: use a user's access token, not an API key.",
+            )
+        return view(*args, **kwargs)
+
+    wrapper.api_user_required = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _authenticated_view() -> bool:
+    """An API view (not @public) is being called: its caller must be identified."""
+    if tenancy.path_class().limits not in ("caller", "sign-in"):
+        return False
+    view = current_app.view_functions.get(request.endpoint or "")
+    return view is not None and not getattr(view, "api_public", False)
+
+
+def identify_caller() -> None:
+    """App-wide, before the rate limiter: g.tenant and g.credential, or g.caller_error."""
+    if not _authenticated_view():
+        return
     try:
         g.tenant, g.credential = resolve_caller()
     except DomainError as error:
-        limit_refused_caller(error)  # per client IP; a 429 replaces the refusal when over
-        raise
-    limit_caller(g.tenant, g.credential)  # before counting usage: a 429 is not usage
+        g.caller_error = error
+
+
+def authenticate_request() -> None:
+    """before_request of the API blueprint: the caller identified above, or its refusal."""
+    if not _authenticated_view():
+        return
+    error = g.pop("caller_error", None)
+    if error is not None:
+        raise error
     usage.record_request(g.tenant.id, g.credential.id)  # in memory; Redis gets it later
 
 
 def resolve_caller() -> tuple[TenantRef, Credential]:
     """Credential first (a bad one is a 401 whatever the tenant), then the tenant."""
     credential = _credential_from_header()
-    tenant = _resolve_tenant(credential)
+    claim = None
+    if credential is not None and credential.kind == "user":
+        value = credential.claims.get("tenant_id")
+        claim = value if isinstance(value, str) else None
+    tenant = tenancy.resolve_tenant(credential.tenant if credential else None, claim)
     if credential is None:
         raise DomainError(401, "UNAUTHENTICATED", "Send 'Authorization: Bearer <API key>'.")
     if tenant is None:
@@ -130,15 +161,14 @@ def resolve_caller() -> tuple[TenantRef, Credential]:
             403, "TENANT_MISMATCH", f"This credential does not belong to tenant {tenant.id!r}."
         )
     if credential.key is not None:
-        ip = request_client_ip()
+        ip = tenancy.client_ip()
         if not ip_allowed(ip, credential.key.allowed_ips):
             raise DomainError(
                 403, "IP_NOT_ALLOWED", f"Calls from {ip} are not on this key's allowlist."
             )
         if key_cache.use_is_due(credential.key.id):
-            key_row = db.session.get(ApiKey, credential.key.id)
-            if key_row is not None:  # gone with its tenant since it was remembered
-                api_keys.record_use(key_row, ip)
+            api_keys.record_use_of(credential.key.id, ip)
+            db.session.commit()  # last-used is its own unit of work, before the view's
     return tenant, credential
 
 
@@ -171,64 +201,15 @@ def _key_credential(secret: str) -> Credential:
 
 
 def _token_credential(token: str) -> Credential:
+    """A user's access token: signature and expiry, the user still active in the claimed
+    tenant, its family not revoked; no SQL while nothing changed (auth generation)."""
     claims = tokens.verify_access_token(token, current_app.config["SECRET_KEY"])
-    user = db.session.get(User, claims["sub"])
-    if user is None or not user.is_active or user.tenant_id != claims.get("tenant_id"):
+    user = user_grants.lookup(claims["sub"])
+    if user is None or not user.active or user.tenant_id != claims.get("tenant_id"):
         raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.")
-    scopes = frozenset(str(claims.get("scope", "")).split())
+    family = claims.get("fam")
+    if isinstance(family, str) and oauth_tokens.family_revoked(family):
+        raise DomainError(401, "INVALID_TOKEN", "The access token has been revoked.")
+    # What the token was granted, narrowed to what the user's role allows now.
+    scopes = frozenset(str(claims.get("scope", "")).split()) & roles.scopes_for(user.role)
     return Credential("user", user.id, user.tenant_id, scopes, user.email, user=user, claims=claims)
-
-
-def _resolve_tenant(credential: Credential | None) -> TenantRef | None:
-    """Spec 5.3, highest first: subdomain, custom domain, X-Tenant-Id, the token's claim.
-
-    The first source present decides; a source naming no existing tenant is an error
-    rather than a fall-through, so a typo never silently selects another tenant.
-    """
-    host = request.host.split(":", 1)[0].lower().rstrip(".")
-    base = current_app.config["DMS_BASE_DOMAIN"]
-    label = subdomain_label(host, base)
-    if label is not None:
-        return _must_exist(label, "subdomain", credential)
-    if host != base and _looks_like_domain(host):
-        own = credential.tenant if credential is not None else None
-        if own is not None and own.custom_domain == host:
-            return own
-        tenant = tenants.find_by_domain(host)
-        if tenant is not None:
-            return TenantRef.of(tenant)
-    header = request.headers.get("X-Tenant-Id")
-    if header is not None:
-        value = header.strip().lower()
-        if not _TENANT_HEADER_RE.match(value):
-            raise DomainError(400, "TENANT_REQUIRED", "X-Tenant-Id is not a valid tenant id.")
-        return _must_exist(value, "X-Tenant-Id header", credential)
-    if credential is not None and credential.kind == "user":
-        claim = credential.claims.get("tenant_id")
-        if isinstance(claim, str):
-            return _must_exist(claim, "token's tenant_id claim", credential)
-    return None
-
-
-def subdomain_label(host: str, base_domain: str) -> str | None:
-    """`acme` for `acme.<base>`; None for the base itself, deeper names and reserved labels."""
-    if not base_domain or not host.endswith("." + base_domain):
-        return None
-    label = host[: -len(base_domain) - 1]
-    if "." in label or label in _RESERVED_SUBDOMAINS:
-        return None
-    return label
-
-
-def _looks_like_domain(host: str) -> bool:
-    return "." in host and not host.replace(".", "").isdigit() and not host.startswith("[")
-
-
-def _must_exist(slug: str, source: str, credential: Credential | None) -> TenantRef:
-    own = credential.tenant if credential is not None else None
-    if own is not None and own.id == slug:
-        return own  # read with the credential: no second lookup
-    tenant = tenants.get_tenant(slug)
-    if tenant is None:
-        raise DomainError(400, "TENANT_REQUIRED", f"No tenant {slug!r} (from the {source}).")
-    return TenantRef.of(tenant)

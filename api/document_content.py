@@ -13,8 +13,8 @@ from flask import Response, request
 
 from errors import DomainError
 from models.document import DocumentVersion
-from services import documents
-from services.storage import iter_range
+from services.documents import documents
+from services.documents.storage import iter_range
 
 _ASCII_UNSAFE = str.maketrans({'"': "_", "\\": "_", ";": "_", "%": "_"})
 

@@ -5,27 +5,26 @@ from __future__ import annotations
 
 from flask import current_app, request, url_for
 
-from api import bp
-from api.auth import current_credential, current_tenant, require_scope
+from api.auth import current_credential, require_scope
+from api.blueprint import bp
 from api.document_content import content_response
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent, request_digest, set_fingerprint
-from api.pagination import binding_of, decode_cursor, encode_cursor, keyset_page
 from api.schemas.documents import (
     ContentQuery,
     DocumentListQuery,
-    DocumentOut,
     DocumentPatch,
-    DocumentVersionOut,
     UploadForm,
     VersionListQuery,
 )
-from api.validation import json_body, query_args, responds
+from api.validation import form_body, json_body, query_args, responds
 from errors import DomainError
-from extensions import db
-from models.document import DocumentVersion
-from services import document_uploads, documents
-from services.document_filters import parse_position, position_of, sort_columns
+from services.core.cursors import binding_of, decode_cursor, encode_cursor
+from services.core.transaction import transactional
+from services.documents import documents, uploads, wire
+from services.documents.filters import parse_position, position_of
+from services.documents.wire import DocumentOut, DocumentVersionOut
+from tenancy import current_tenant
 
 # Room for the multipart framing and the small fields around the file.
 FORM_OVERHEAD_BYTES = 1024 * 1024
@@ -42,15 +41,13 @@ def _upload_fingerprint() -> str:
     """What makes two uploads the same request: the path, every part's name, file name and
     bytes (not the multipart boundary, which each client picks at random)."""
     _refuse_oversized_body()
-    parts = document_uploads.upload_fingerprint(
-        request.stream, request.mimetype, request.mimetype_params
-    )
+    parts = uploads.upload_fingerprint(request.stream, request.mimetype, request.mimetype_params)
     return request_digest(request.method, request.path, parts)
 
 
 def _receive():
     _refuse_oversized_body()
-    return document_uploads.receive_upload(
+    return uploads.receive_upload(
         current_tenant.id, request.stream, request.mimetype, request.mimetype_params
     )
 
@@ -58,6 +55,7 @@ def _receive():
 @bp.post("/documents")
 @require_scope("documents:write")
 @idempotent(fingerprint=_upload_fingerprint)
+@form_body(UploadForm, files={"file": "The document's content (the type is read from it)."})
 @responds(DocumentOut, status=201)
 def upload_document():
     """multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
@@ -73,7 +71,7 @@ def upload_document():
             metadata=form.metadata,
         )
     location = url_for("api.get_document", document_id=document.id)
-    return ok(documents.document_data(document), status=201, headers={"Location": location})
+    return ok(wire.document_data(document), status=201, headers={"Location": location})
 
 
 @bp.get("/documents")
@@ -87,17 +85,9 @@ def list_documents(query: DocumentListQuery):
         position = parse_position(decode_cursor(query.cursor, binding), query.sort)
         if position is None:
             raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
-    rows, more = keyset_page(
-        documents.list_query(current_tenant.id, query),
-        sort_columns(query.sort),
-        query.limit,
-        position,
-        db.session,
-    )
+    rows, more = documents.list_documents(current_tenant.id, query, query.limit, position)
     next_cursor = encode_cursor(binding, position_of(rows[-1], query.sort)) if more else None
-    return ok_list(
-        [documents.document_data(d) for d in rows], limit=query.limit, next_cursor=next_cursor
-    )
+    return ok_list(wire.documents_data(rows), limit=query.limit, next_cursor=next_cursor)
 
 
 @bp.get("/documents/<document_id>")
@@ -105,28 +95,30 @@ def list_documents(query: DocumentListQuery):
 @responds(DocumentOut)
 def get_document(document_id: str):
     document = documents.get_document(current_tenant.id, document_id)
-    return ok(documents.document_data(document))
+    return ok(wire.document_data(document))
 
 
 @bp.patch("/documents/<document_id>")
 @require_scope("documents:write")
+@transactional
 @json_body(DocumentPatch)
 @responds(DocumentOut)
 def update_document(document_id: str, body: DocumentPatch):
     document = documents.get_document(current_tenant.id, document_id)
     changes = {name: getattr(body, name) for name in body.model_fields_set}
     document = documents.update_document(document, changes, current_credential.actor())
-    return ok(documents.document_data(document))
+    return ok(wire.document_data(document))
 
 
 @bp.delete("/documents/<document_id>")
 @require_scope("documents:write")
+@transactional
 @responds(DocumentOut)
 def delete_document(document_id: str):
     """Moves the document to the trash; PATCH status `active` restores it."""
     document = documents.get_document(current_tenant.id, document_id)
     document = documents.trash_document(document, current_credential.actor())
-    return ok(documents.document_data(document))
+    return ok(wire.document_data(document))
 
 
 @bp.get("/documents/<document_id>/content")
@@ -140,6 +132,7 @@ def get_document_content(document_id: str, query: ContentQuery):
 @bp.post("/documents/<document_id>/versions")
 @require_scope("documents:write")
 @idempotent(fingerprint=_upload_fingerprint)
+@form_body(None, files={"file": "The new content; it becomes the current version."})
 @responds(DocumentVersionOut, status=201)
 def upload_version(document_id: str):
     """multipart/form-data with a `file` part: new content, which becomes current."""
@@ -153,7 +146,7 @@ def upload_version(document_id: str):
             )
         version = documents.add_version(document, received, current_credential.actor())
     location = url_for("api.get_document_content", document_id=document.id, version=version.number)
-    return ok(documents.version_data(version), status=201, headers={"Location": location})
+    return ok(wire.version_data(version), status=201, headers={"Location": location})
 
 
 @bp.get("/documents/<document_id>/versions")
@@ -163,19 +156,12 @@ def upload_version(document_id: str):
 def list_versions(document_id: str, query: VersionListQuery):
     document = documents.get_document(current_tenant.id, document_id)
     binding = binding_of(current_tenant.id, resource="versions", document=document.id)
-    position = None
+    after = None
     if query.cursor is not None:
         position = decode_cursor(query.cursor, binding)
         if len(position) != 1 or not isinstance(position[0], int):
             raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
-    rows, more = keyset_page(
-        documents.versions_query(document),
-        [(DocumentVersion.number, True)],
-        query.limit,
-        position,
-        db.session,
-    )
+        after = position[0]
+    rows, more = documents.list_versions(document, query.limit, after)
     next_cursor = encode_cursor(binding, [rows[-1].number]) if more else None
-    return ok_list(
-        [documents.version_data(v) for v in rows], limit=query.limit, next_cursor=next_cursor
-    )
+    return ok_list(wire.versions_data(rows), limit=query.limit, next_cursor=next_cursor)

@@ -1,10 +1,13 @@
-"""The response envelope of CONTRACT §1: one shape for every JSON answer."""
+"""The response envelope of CONTRACT §1: one shape for every JSON answer, and the encoder
+every JSON response goes through."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+import orjson
+from flask import Flask, Response, jsonify
+from flask.json.provider import DefaultJSONProvider, _default
 
 from errors import DomainError
 
@@ -39,3 +42,33 @@ def _respond(body: dict, status: int, headers: dict | None) -> Response:
     if headers:
         response.headers.update(headers)
     return response
+
+
+class FastJSONProvider(DefaultJSONProvider):
+    """Flask's JSON rules (sorted keys; dates as HTTP dates; UUIDs, decimals and dataclasses
+    as Flask writes them) with orjson's encoder, several times faster on a page of 50
+    documents. Non-ASCII characters go out as UTF-8 rather than \\u escapes: the same JSON."""
+
+    _OPTIONS = (
+        orjson.OPT_SORT_KEYS
+        | orjson.OPT_NON_STR_KEYS
+        | orjson.OPT_PASSTHROUGH_DATETIME  # to Flask's _default, which writes HTTP dates
+        | orjson.OPT_PASSTHROUGH_DATACLASS
+    )
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs or self._app.debug:  # indentation or options only the stdlib encoder has
+            return super().dumps(obj, **kwargs)
+        return orjson.dumps(obj, default=_default, option=self._OPTIONS).decode()
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        if self._app.debug:
+            return super().response(*args, **kwargs)
+        body = orjson.dumps(
+            self._prepare_response_obj(args, kwargs), default=_default, option=self._OPTIONS
+        )
+        return self._app.response_class(body, mimetype=self.mimetype)
+
+
+def init_app(app: Flask) -> None:
+    app.json = FastJSONProvider(app)

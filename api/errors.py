@@ -1,5 +1,6 @@
-"""One error path: every exception on a JSON path becomes the envelope (never HTML, never a
-redirect). Portal paths keep Flask's HTML pages, which the portal styles."""
+"""One error path: every exception on a path whose class answers in the envelope
+(tenancy.PATH_CLASSES) becomes the envelope, never HTML, never a redirect. Portal paths keep
+Flask's HTML pages, which the portal styles."""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ from werkzeug.exceptions import HTTPException
 
 from api.envelope import error_response
 from errors import DomainError
+from tenancy import wants_envelope
 
 log = logging.getLogger("dms.errors")
-
-JSON_PREFIXES = ("/api/", "/internal/", "/oauth/token", "/oauth/revoke", "/.well-known/")
 
 # Werkzeug's HTTP errors mapped onto CONTRACT §2 codes.
 _HTTP_CODES = {
@@ -25,13 +25,10 @@ _HTTP_CODES = {
     405: ("METHOD_NOT_ALLOWED", "This method is not allowed on this path."),
     409: ("CONFLICT", "The request conflicts with the resource's state."),
     413: ("PAYLOAD_TOO_LARGE", "The request body is larger than this endpoint accepts."),
+    414: ("URI_TOO_LONG", "The path and query are too long."),
     415: ("UNSUPPORTED_MEDIA_TYPE", "This Content-Type is not accepted here."),
     431: ("HEADERS_TOO_LARGE", "The request headers are too large."),
 }
-
-
-def wants_envelope() -> bool:
-    return request.path.startswith(JSON_PREFIXES) or request.path == "/api"
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -7,9 +7,10 @@ Put it under `@require_scope` so only authorised callers reach the key table:
     @idempotent()
     def create_widget(): ...
 
-Without the header the view runs as usual. With it, the first request claims the key and
-its 2xx response is stored in the same commit as the view's changes; the same request again
-within 24 hours gets that response back with `Idempotent-Replayed: true`; a different
+Without the header the view runs as its own unit of work. With it, the first request claims
+the key and its 2xx response is stored in the same commit as the view's changes; the same
+request again within 24 hours gets that response back with `Idempotent-Replayed: true`; a
+different
 request gets 422 IDEMPOTENCY_KEY_REUSED; one arriving while the first still runs gets 409
 IDEMPOTENCY_KEY_IN_USE. A request that fails
 (an error status or an exception) releases the key, so the client may retry with it.
@@ -24,8 +25,10 @@ from functools import wraps
 
 from flask import Response, current_app, g, request
 
-from api.auth import current_tenant
-from services import idempotency, transaction
+from api.validation import parse_json_text
+from services.core import transaction
+from services.platform import idempotency
+from tenancy import current_tenant
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -45,7 +48,7 @@ def json_fingerprint() -> str:
     """Method, path, query and the JSON body up to key order and whitespace."""
     raw = request.get_data(cache=True)
     try:
-        body = json.dumps(json.loads(raw or b"null"), sort_keys=True, separators=(",", ":"))
+        body = json.dumps(parse_json_text(raw or b"null"), sort_keys=True, separators=(",", ":"))
     except ValueError:
         body = raw.decode("latin-1")
     return request_digest(request.method, request.path, request.query_string, body)
@@ -57,16 +60,20 @@ def set_fingerprint(value: str) -> None:
 
 
 def idempotent(fingerprint: Callable[[], str] = json_fingerprint) -> Callable:
-    """`fingerprint()` says what makes two requests the same. It is called for replays only;
+    """The unit of work of a creating view (use it instead of `@transactional`, not beside it).
+
+    `fingerprint()` says what makes two requests the same. It is called for replays only;
     on a first request the view may call `set_fingerprint` (it has read the body), else the
     decorator calls `fingerprint()` after the view."""
 
     def decorator(view: Callable) -> Callable:
+        unit_of_work = transaction.transactional(view)
+
         @wraps(view)
         def wrapper(*args, **kwargs):
             raw_key = request.headers.get(HEADER)
             if raw_key is None:
-                return view(*args, **kwargs)
+                return unit_of_work(*args, **kwargs)
             key = idempotency.validate_key(raw_key)
             claim = idempotency.claim(current_tenant.id, key, request.method, request.path)
             if not claim.owned:
@@ -74,10 +81,7 @@ def idempotent(fingerprint: Callable[[], str] = json_fingerprint) -> Callable:
                 return _replay(claim.record)
             g.pop("idempotency_fingerprint", None)
             try:
-                # The view's changes and the stored response commit together (complete()),
-                # so a crash in between cannot leave a resource without its record.
-                with transaction.held():
-                    response = current_app.make_response(view(*args, **kwargs))
+                response = current_app.make_response(view(*args, **kwargs))
             except BaseException:
                 idempotency.release(claim.record)
                 raise
@@ -97,6 +101,9 @@ def idempotent(fingerprint: Callable[[], str] = json_fingerprint) -> Callable:
                     dict(response.headers),
                     response.get_data(as_text=True),
                 )
+                # The view's changes and the stored response commit together, so a crash in
+                # between cannot leave a resource without its record.
+                transaction.commit()
             except BaseException:
                 idempotency.release(claim.record)  # rolls the view's changes back too
                 raise

@@ -6,17 +6,16 @@ refused even from loopback."""
 from __future__ import annotations
 
 import hmac
-import ipaddress
 
 from flask import Blueprint, Response, current_app, request
 from sqlalchemy import text
 
-from api.auth import request_client_ip
 from api.envelope import error_response, ok
 from errors import DomainError
 from extensions import db, redis_store
 from observability import metrics_text
-from services import rate_limits
+from services.limits import rate_limits
+from tenancy import client_ip, is_loopback
 
 bp = Blueprint("internal", __name__, url_prefix="/internal")
 
@@ -31,11 +30,7 @@ def operator_only() -> None:
             return
         # Any other bearer is a customer credential (or a wrong token): not here.
         raise DomainError(404, "NOT_FOUND", "No such resource.")
-    try:
-        loopback = ipaddress.ip_address(request_client_ip()).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
+    if not is_loopback(client_ip()):
         raise DomainError(404, "NOT_FOUND", "No such resource.")
 
 

@@ -8,10 +8,11 @@ import logging
 
 from flask import Flask, g, request
 
-from api import bp
-from api.auth import current_credential, current_tenant, require_scope
+from api.auth import current_credential, require_scope
+from api.blueprint import bp
 from extensions import db
-from services import deprecations
+from services.platform import deprecations
+from tenancy import current_tenant, path_class
 
 log = logging.getLogger("dms.lifecycle")
 
@@ -63,7 +64,7 @@ def lifecycle_headers(response):
     path = request.path
     if path.startswith(BETA_PREFIX):
         response.headers[BETA_HEADER[0]] = BETA_HEADER[1]
-    if path.startswith("/api/"):
+    if path_class().lifecycle:
         item = _deprecated_item()
         if item is not None:
             response.headers.update(deprecations.headers(item, request.host_url))

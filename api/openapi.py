@@ -1,26 +1,27 @@
 """The OpenAPI 3.1 contract, generated from the app's routes and the pydantic models that
 validate them (`view.api_doc`, `view.api_scopes`, `view.api_public`), served at
-/api/v1/openapi.json and rendered at /docs by the vendored reference renderer."""
+/api/v1/openapi.json (portal/reference.py renders it at /docs)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, render_template, url_for
-from markupsafe import Markup
+from flask import Flask, current_app, jsonify
 from pydantic import BaseModel
 
-from api import bp
+from api import oauth_docs
 from api.auth import public
-from portal.security import content_security_policy
-from services import deprecations
+from api.blueprint import bp
+from services.platform import deprecations
+from tenancy import classify
 
-GUIDES_DIR = Path(__file__).resolve().parent.parent / "docs" / "migrations"
-DOCUMENTED_PREFIXES = ("/api/", "/oauth/", "/.well-known/")
 _CONVERTER_RE = re.compile(r"<(?:(?P<converter>[a-z]+)(?:\([^)]*\))?:)?(?P<name>\w+)>")
 _CONVERTER_TYPES = {"int": {"type": "integer"}, "float": {"type": "number"}}
+
+# Pages the portal serves that belong in the API's reference (the OAuth authorization page).
+PAGES = {"portal.oauth_authorize": oauth_docs.AUTHORIZE}
+PAGES_SUMMARY = "Authorization page: sign in, consent, back to the app with a code"
 
 RATE_LIMIT_HEADERS = {
     "X-RateLimit-Limit": "The hourly quota in force for this caller.",
@@ -38,9 +39,11 @@ ERRORS = {
     409: "Conflict with the resource's state, or an Idempotency-Key still in use.",
     410: "ENDPOINT_SUNSET: the endpoint is past its sunset date.",
     413: "PAYLOAD_TOO_LARGE.",
+    414: "URI_TOO_LONG: the path and query are over 16 KiB.",
     415: "UNSUPPORTED_MEDIA_TYPE.",
     422: "VALIDATION_ERROR: one error object per bad field.",
     429: "RATE_LIMIT_EXCEEDED: wait Retry-After seconds.",
+    431: "HEADERS_TOO_LARGE: over 100 headers, one over 8 KiB, or 32 KiB in all.",
     500: "INTERNAL_ERROR (carries the request id).",
     503: "SERVICE_UNAVAILABLE: a dependency is down; retry shortly.",
 }
@@ -51,38 +54,6 @@ ERRORS = {
 def openapi_document():
     """This document."""
     return jsonify(document(current_app))
-
-
-docs_bp = Blueprint("docs", __name__)
-# The renderer injects its styles at run time; scripts stay 'self' only.
-DOCS_CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'; font-src 'self' data:; "
-    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
-
-
-@docs_bp.get("/docs")
-@content_security_policy(DOCS_CSP)
-def reference():
-    return render_template("docs/reference.html", spec_url=url_for("api.openapi_document"))
-
-
-@docs_bp.get("/docs/migrations/<slug>")
-def migration_guide(slug: str):
-    """The migration guide a deprecated item's Link rel="deprecation" points to."""
-    item = deprecations.find(slug)
-    if item is None:
-        abort(404)
-    from markdown_it import MarkdownIt
-
-    text = (GUIDES_DIR / f"{item.id}.md").read_text(encoding="utf-8")
-    html = MarkdownIt("commonmark", {"html": False}).render(text)
-    return render_template("docs/migration.html", item=item, guide_html=Markup(html))  # noqa: S704
-
-
-def init_app(app: Flask) -> None:
-    app.register_blueprint(docs_bp)
 
 
 def document(app: Flask) -> dict[str, Any]:
@@ -102,7 +73,7 @@ class OpenAPIBuilder:
     def build(self) -> dict[str, Any]:
         paths: dict[str, dict[str, Any]] = {}
         for rule in sorted(self.app.url_map.iter_rules(), key=lambda r: r.rule):
-            if not rule.rule.startswith(DOCUMENTED_PREFIXES) or "<path:" in rule.rule:
+            if not classify(rule.rule).documented or "<path:" in rule.rule:
                 continue
             view = self.app.view_functions[rule.endpoint]
             path, params = _openapi_path(rule.rule)
@@ -136,6 +107,8 @@ class OpenAPIBuilder:
 
     def operation(self, rule, view, method: str, path: str, params: list) -> dict[str, Any]:
         doc = getattr(view, "api_doc", {}) or {}
+        if rule.endpoint in PAGES:  # a page of the portal, described from here
+            doc = {**doc, "operation": PAGES[rule.endpoint], "summary": PAGES_SUMMARY}
         scopes = list(getattr(view, "api_scopes", ()))
         is_public = bool(getattr(view, "api_public", False))
         item = _deprecation(method, rule.rule)
@@ -164,8 +137,19 @@ class OpenAPIBuilder:
                 "required": True,
                 "content": {"application/json": {"schema": self.schema_ref(doc["body"])}},
             }
+        if doc.get("form") is not None:
+            op["requestBody"] = self.multipart_body(doc["form"]["model"], doc["form"]["files"])
         op["responses"].update(self.success(doc.get("response"), method))
         for status in _error_statuses(op, is_public, item, path_params=bool(params)):
+            op["responses"][str(status)] = {"$ref": f"#/components/responses/E{status}"}
+        written = doc.get("operation")
+        if written is not None:  # endpoints with their own wire format (OAuth, HTML pages)
+            op["parameters"] += written.get("parameters", [])
+            if "requestBody" in written:
+                op["requestBody"] = written["requestBody"]
+            op["responses"] = {**op["responses"], **written["responses"]}
+            op["responses"].pop("default", None)
+        for status in doc.get("errors", ()):
             op["responses"][str(status)] = {"$ref": f"#/components/responses/E{status}"}
         return op
 
@@ -186,6 +170,32 @@ class OpenAPIBuilder:
             self.schemas.setdefault(name, sub)
         self.schemas.setdefault(model.__name__, schema)
         return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+    def multipart_body(self, model: type[BaseModel] | None, files: dict[str, str]) -> dict:
+        """multipart/form-data: the file parts (binary, required) beside the model's fields.
+        Array fields are sent as repeated parts, object fields as a JSON part."""
+        properties: dict[str, Any] = {
+            name: {"type": "string", "format": "binary", "description": text}
+            for name, text in files.items()
+        }
+        encoding: dict[str, Any] = {}
+        if model is not None:
+            schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            for name, sub in schema.pop("$defs", {}).items():
+                self.schemas.setdefault(name, sub)
+            for name, prop in schema.get("properties", {}).items():
+                prop = _without_null(prop)
+                properties[name] = prop
+                if prop.get("type") == "array":
+                    encoding[name] = {"style": "form", "explode": True}
+                elif prop.get("type") == "object":
+                    encoding[name] = {"contentType": "application/json"}
+        media: dict[str, Any] = {
+            "schema": {"type": "object", "required": list(files), "properties": properties}
+        }
+        if encoding:
+            media["encoding"] = encoding
+        return {"required": True, "content": {"multipart/form-data": media}}
 
     def query_parameters(self, model: type[BaseModel]) -> list[dict[str, Any]]:
         schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
@@ -254,12 +264,25 @@ def _tag(path: str) -> str:
 
 
 def _deprecation(method: str, rule: str) -> deprecations.Deprecation | None:
+    """The item deprecating the whole operation; a deprecated request variant (a content type)
+    leaves the operation itself current."""
     for item in deprecations.REGISTRY:
-        if item.method in ("*", method) and (
-            rule == item.path or (item.subpaths and rule.startswith(item.path + "/"))
+        if (
+            item.content_type is None
+            and item.method in ("*", method)
+            and (rule == item.path or (item.subpaths and rule.startswith(item.path + "/")))
         ):
             return item
     return None
+
+
+def _without_null(prop: dict) -> dict:
+    """A form field is sent or left out, never null: drop the null alternative."""
+    options = [p for p in prop.get("anyOf", []) if p.get("type") != "null"]
+    if len(options) != 1:
+        return prop
+    rest = {k: v for k, v in prop.items() if k not in ("anyOf", "default")}
+    return {**options[0], **rest}
 
 
 def _is_array(prop: dict) -> bool:
@@ -269,7 +292,7 @@ def _is_array(prop: dict) -> bool:
 
 
 def _error_statuses(op: dict, is_public: bool, item, path_params: bool) -> list[int]:
-    statuses = [400, 404, 414, 429, 500, 503]
+    statuses = [400, 404, 414, 429, 431, 500, 503]
     if not is_public:
         statuses += [401, 403]
     if item is not None:
@@ -281,12 +304,6 @@ def _error_statuses(op: dict, is_public: bool, item, path_params: bool) -> list[
 
 def _error_responses() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    out["E414"] = {
-        # Refused by the HTTP server (gunicorn: request line over 8190 bytes) before the app
-        # sees it, so it is neither in the envelope nor rate-limited.
-        "description": "URI Too Long: the request line is over the server's limit.",
-        "content": {"text/html": {"schema": {"type": "string"}}},
-    }
     for status, text in ERRORS.items():
         headers: dict[str, Any] = {
             name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS

@@ -1,84 +1,134 @@
-"""Rate limits on the wire: per-IP limits for callers without a credential, the sign-in
-endpoints' tighter ones, and the X-RateLimit-* / RateLimit-* headers on every API response.
+"""Rate limits on the wire with Flask-Limiter (spec 8.1, CONTRACT §5): one `Limiter` per app,
+whose limits are the windows services/limits/rate_limits.py chooses for the request at hand,
+the 429 in our envelope, and our own X-RateLimit-* / RateLimit-* headers.
 
-Callers with a credential are limited by `limit_caller`, which api/auth.py calls once the
-tenant and credential are resolved."""
+The request's caller is identified before the limiter runs (api/auth.identify_caller, an
+app-level hook registered ahead of this one), so the windows can be the tenant's and the
+credential's; requests without an identified caller are counted per client IP, the sign-in
+endpoints per IP more tightly. Flask-Limiter checks the windows smallest first and stops at
+the first full one. Its own headers are off: the spec wants the hourly quota on every
+response, 401s and 404s included, which its headers (the smallest window, none on exempt
+routes) do not give."""
 
 from __future__ import annotations
 
 import time
 
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g, has_request_context, request
+from flask_limiter import Limit, Limiter, RateLimitExceeded
+from flask_limiter._limits import RuntimeLimit  # what a Limit yields; public only by use
+from limits.strategies import MovingWindowRateLimiter, RateLimiter
 from prometheus_client import Counter
 
-from api.auth import request_client_ip
-from errors import DomainError
-from extensions import rate_limit_store
-from services import rate_limits
+import tenancy
+from api.envelope import error_response
+from extensions import redis_store
+from services.limits import moving_window, rate_limits, windows
 
-# Responses on these paths carry the headers; portal pages and static files are not limited.
-API_SURFACE = ("/api/", "/oauth/", "/.well-known/", "/internal/")
-# Credential-issuing endpoints: limited per IP more tightly, whatever the outcome.
-SIGN_IN_PATHS = ("/api/v1/login", "/api/v1/auth/", "/oauth/token", "/oauth/revoke")
+
+class _RequestWindows(Limit):
+    """One limit definition standing for the windows this request is counted in."""
+
+    def __iter__(self):
+        for window in request_windows():
+            yield RuntimeLimit(
+                window.item,
+                key_func=lambda window=window: f"{window.scope}/{window.ident}",
+                scope=window.policy,
+                shared=True,  # keys name who is counted, never the endpoint
+            )
+
+
+class _Limiter(Limiter):
+    """Flask-Limiter, failing open or closed on our terms when Redis is unreachable, and on
+    the moving window counting with a read-back (MovingWindowWithState) when it is chosen."""
+
+    def init_app(self, app: Flask) -> None:
+        super().init_app(app)
+        strategy = super().limiter
+        if isinstance(strategy, MovingWindowRateLimiter):
+            strategy = moving_window.MovingWindowWithState(self.storage, request_windows)
+        self._dms_strategy = strategy
+
+    @property
+    def limiter(self) -> RateLimiter:
+        return self._dms_strategy
+
+    def _check_request_limit(self, callable_name=None, in_middleware=True) -> None:
+        if tenancy.path_class().limits is None:
+            return  # paths no window counts (portal, /internal/): skip the limiter's work
+        try:
+            super()._check_request_limit(callable_name, in_middleware)
+        except rate_limits.STORAGE_ERRORS as exc:
+            g.rate_limit_degraded = True
+            rate_limits.storage_down(request_windows(), exc)  # raises 503 when failing closed
 
 
 def init_app(app: Flask) -> None:
-    rate_limit_store.init_app(app)
-    app.extensions["dms.rate_limits"]["metric"] = Counter(
-        "dms_rate_limit_storage_failures",
-        "Requests the rate limiter could not count because Redis was unreachable, by outcome "
-        "(open: served unlimited, closed: refused with 503)",
-        ["mode"],
-        registry=app.extensions["dms.metrics"].registry,
+    """Build this app's limiter on its Redis (call after api.auth.init_app)."""
+    app.extensions["dms.rate_limits"] = {
+        "metric": Counter(
+            "dms_rate_limit_storage_failures",
+            "Requests the rate limiter could not count because Redis was unreachable, by "
+            "outcome (open: served unlimited, closed: refused with 503)",
+            ["mode"],
+            registry=app.extensions["dms.metrics"].registry,
+        )
+    }
+    limiter = _Limiter(
+        key_func=lambda: "-",  # every window brings its own key
+        default_limits=[_RequestWindows(limit_provider="")],
+        headers_enabled=False,
+        strategy=app.config["DMS_RATE_LIMIT_STRATEGY"],
+        storage_uri="redis://",
+        storage_options={
+            "connection_pool": redis_store.pool_for(app),
+            "key_prefix": f"{app.config['REDIS_KEY_PREFIX']}:rl",
+            "wrap_exceptions": True,
+        },
+        swallow_errors=False,
+        fail_on_first_breach=True,
+        # Unmatched paths have no endpoint, which Flask-Limiter would exempt: count them too.
+        request_identifier=lambda: request.endpoint or "unmatched",
     )
-    app.before_request(limit_without_credential)
+    limiter.init_app(app)
+    app.extensions["dms.limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, _too_many_requests)
     app.after_request(rate_limit_headers)
 
 
-def limit_without_credential() -> None:
-    """Per-IP windows for requests no tenant will be charged for: sign-in endpoints, public
-    API views and paths that match no route. Authenticated views are left to auth."""
-    path = request.path
-    if not path.startswith(API_SURFACE) or path.startswith("/internal/"):
-        return
-    if path.startswith(SIGN_IN_PATHS):
-        rate_limits.enforce(rate_limits.ip_windows(request_client_ip(), sign_in=True))
-        return
-    view = current_app.view_functions.get(request.endpoint or "")
-    if view is not None and _authenticates() and not getattr(view, "api_public", False):
-        return
-    rate_limits.enforce(rate_limits.ip_windows(request_client_ip()))
+def request_windows() -> list[windows.Window]:
+    """The windows this request is counted in, decided once from its path class and caller
+    (none outside a request: the limiter's strategy also serves direct calls)."""
+    if not has_request_context():
+        return []
+    if "rate_windows" not in g:
+        kind = tenancy.path_class().limits
+        if kind is None:
+            g.rate_windows = []
+        elif kind == "caller" and "credential" in g:
+            g.rate_windows = windows.caller_windows(g.tenant, g.credential)
+        else:
+            g.rate_windows = windows.ip_windows(tenancy.client_ip(), kind == "sign-in")
+    return g.rate_windows
 
 
-def _authenticates() -> bool:
-    """Whether this request's blueprint runs the API's authentication (which then limits)."""
-    from api.auth import authenticate_request
-
-    hooks = current_app.before_request_funcs
-    return any(authenticate_request in hooks.get(name, ()) for name in request.blueprints)
-
-
-def limit_caller(tenant, credential) -> None:
-    """Charge the resolved tenant and credential (raises the 429)."""
-    if "rate_limit" in g:  # a sign-in path already charged the IP; one charge per request
-        return
-    rate_limits.enforce(rate_limits.caller_windows(tenant, credential))
+def _verdict() -> windows.Verdict:
+    """The state of the windows charged (or, for requests charged nothing, the client IP's)."""
+    charged = request_windows()
+    if g.get("rate_limit_degraded"):
+        return rate_limits.unknown(charged)
+    return rate_limits.peek(charged or windows.ip_windows(tenancy.client_ip()))
 
 
-def limit_refused_caller(error: DomainError) -> None:
-    """A request whose credential or tenant was refused counts against its IP, so guessing
-    keys is throttled; once the IP is over its budget the 429 replaces the refusal."""
-    if "rate_limit" in g:
-        return
-    rate_limits.enforce(rate_limits.ip_windows(request_client_ip()))
+def _too_many_requests(_error: RateLimitExceeded):
+    return error_response(rate_limits.rate_limit_exceeded(_verdict()))
 
 
 def rate_limit_headers(response):
-    if not request.path.startswith(API_SURFACE):
+    if not tenancy.path_class().rate_headers:
         return response
-    verdict = g.get("rate_limit")
-    if verdict is None:
-        verdict = rate_limits.peek(rate_limits.ip_windows(request_client_ip()))
+    verdict = _verdict()
     headers = response.headers
     headers["X-RateLimit-Limit"] = str(verdict.hourly_quota)
     headers["X-RateLimit-Remaining"] = str(verdict.remaining)
@@ -97,3 +147,8 @@ def rate_limit_headers(response):
     headers["RateLimit-Policy"] = ", ".join(policies)
     headers["RateLimit"] = ", ".join(now_left)
     return response
+
+
+def limiter() -> Limiter:
+    """This app's limiter (tests reach its storage through it)."""
+    return current_app.extensions["dms.limiter"]

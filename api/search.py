@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from api import bp
-from api.auth import current_tenant, require_scope
+from api.auth import require_scope
+from api.blueprint import bp
 from api.envelope import ok_list
-from api.pagination import binding_of, decode_cursor, encode_cursor
 from api.schemas.search import SearchHit, SearchQuery
 from api.validation import query_args, responds
-from services import search
-from services.documents import document_data
+from services.core.cursors import binding_of, decode_cursor, encode_cursor
+from services.documents.wire import document_data
+from services.search import search
+from tenancy import current_tenant
 
 
 @bp.get("/search")

@@ -8,11 +8,16 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
+import pydantic_core
 from flask import current_app, request
 from pydantic import BaseModel, ValidationError
 
 from errors import DomainError, FieldError, invalid_parameter
+
+# pydantic's JSON parser refuses anything nested deeper (its recursion limit); documented.
+MAX_JSON_DEPTH = 200
 
 
 def _doc(view: Callable) -> dict:
@@ -47,9 +52,20 @@ def parse_query(model: type[BaseModel]) -> BaseModel:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        errors = [_field_error(e, "INVALID_PARAMETER", query=True) for e in exc.errors()]
+        errors = [field_error(e, "INVALID_PARAMETER", query=True) for e in exc.errors()]
         first, *rest = errors
         raise DomainError(400, first.code, first.message, first.field, rest) from None
+
+
+def parse_json_text(text: str | bytes) -> Any:
+    """A JSON value the client sent inside another format (a multipart field), parsed by
+    pydantic's parser: nesting is bounded (no RecursionError), and the error says why."""
+    try:
+        return pydantic_core.from_json(text)
+    except ValueError as exc:
+        if "recursion limit" in str(exc):
+            raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels.") from None
+        raise ValueError("not valid JSON.") from None
 
 
 def parse_json(model: type[BaseModel]) -> BaseModel:
@@ -67,22 +83,32 @@ def parse_json(model: type[BaseModel]) -> BaseModel:
     try:
         return model.model_validate_json(data or b"{}")
     except ValidationError as exc:
-        errors = [_field_error(e, "VALIDATION_ERROR") for e in exc.errors()]
-        if any(e["type"] == "json_invalid" for e in exc.errors()):
-            raise DomainError(400, "INVALID_JSON", "The request body is not valid JSON.") from None
+        errors = [field_error(e, "VALIDATION_ERROR") for e in exc.errors()]
+        invalid = [e for e in exc.errors() if e["type"] == "json_invalid"]
+        if invalid:
+            deep = "recursion limit" in str(invalid[0].get("ctx", {}).get("error", ""))
+            message = (
+                f"The request body is nested deeper than {MAX_JSON_DEPTH} levels."
+                if deep
+                else "The request body is not valid JSON."
+            )
+            raise DomainError(400, "INVALID_JSON", message) from None
         first, *rest = errors
         raise DomainError(422, first.code, first.message, first.field, rest) from None
 
 
-def _field_error(error: dict, code: str, query: bool = False) -> FieldError:
-    loc = ".".join(str(p) for p in error.get("loc", ()) if p != "__root__")
+def field_error(error: dict, code: str, *, query: bool = False, form: bool = False) -> FieldError:
+    """One error object for one pydantic error. `field` names what the client sent: the
+    query parameter, the path into a JSON body (`metadata.k`), or, for multipart forms, the
+    form field (`metadata`, which holds the whole JSON object)."""
+    parts = [str(p) for p in error.get("loc", ()) if p != "__root__"]
+    loc = ".".join(parts)
+    name = (parts[0] if parts else None) if form else (loc or None)
     if error["type"] == "extra_forbidden":
         kind = "query parameter" if query else "field"
-        return FieldError(code, f"Unknown {kind} {loc!r}.", loc or None)
-    message = error["msg"]
-    if loc:
-        message = f"{loc}: {message}"
-    return FieldError(code, message, loc or None)
+        return FieldError(code, f"Unknown {kind} {loc!r}.", name)
+    message = f"{loc}: {error['msg']}" if loc else error["msg"]
+    return FieldError(code, message, name)
 
 
 def query_args(model: type[BaseModel]) -> Callable:
@@ -111,6 +137,41 @@ def json_body(model: type[BaseModel]) -> Callable:
 
         _doc(wrapper)["body"] = model
         return wrapper
+
+    return decorator
+
+
+def operation_documented(operation: dict) -> Callable:
+    """Document an endpoint with a wire format of its own (OAuth's form bodies and RFC 6749
+    errors, HTML pages): `parameters`, `requestBody` and `responses` as OpenAPI writes them."""
+
+    def decorator(view: Callable) -> Callable:
+        _doc(view)["operation"] = operation
+        return view
+
+    return decorator
+
+
+def body_documented(model: type[BaseModel], *, errors: tuple[int, ...] = ()) -> Callable:
+    """Document a JSON body that the view parses itself (it also takes another format), and
+    error statuses beyond the usual ones."""
+
+    def decorator(view: Callable) -> Callable:
+        _doc(view)["body"] = model
+        _doc(view)["errors"] = errors
+        return view
+
+    return decorator
+
+
+def form_body(model: type[BaseModel] | None, *, files: dict[str, str]) -> Callable:
+    """Document a multipart/form-data body: the file parts (name -> description, each
+    required) and the form fields of `model`. The view parses the stream itself (uploads are
+    streamed, never buffered), so this has no runtime effect."""
+
+    def decorator(view: Callable) -> Callable:
+        _doc(view)["form"] = {"model": model, "files": files}
+        return view
 
     return decorator
 

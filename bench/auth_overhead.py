@@ -160,6 +160,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0)
     args = parser.parse_args()
+    import embedded_redis  # the project's root is on sys.path only once run as a script
+
     with tempfile.TemporaryDirectory() as tmp:
         env, secret = _prepare(args, Path(tmp))
         headers = {"Authorization": f"Bearer {secret}", "X-Tenant-Id": TENANT}
@@ -178,6 +180,7 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait()
+            embedded_redis.stop(env["REDIS_URL"])
     print(f"database: {env['DATABASE_URL'].split(':')[0]}, redis: {env['REDIS_URL'].split(':')[0]}")
     print(f"overhead ({args.rounds} alternating requests each, 1 worker, keep-alive):")
     for name in ("open", "protected"):

@@ -88,18 +88,20 @@ def deep_cursor(database_url: str, rows: int) -> str:
     """A real nextCursor for the page after `rows` rows (walking 2,500 pages would only
     measure the walk), signed with the server's key."""
     os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET_KEY})
-    from api.pagination import binding_of, encode_cursor
     from api.schemas.documents import DocumentListQuery
     from app import create_app
     from extensions import db
-    from services import documents
-    from services.document_filters import position_of, sort_columns
+    from services.core.cursors import binding_of, encode_cursor
+    from services.documents import documents
+    from services.documents.filters import position_of, sort_columns
 
     app = create_app({"DMS_LOG_JSON": False})
     with app.test_request_context():
         query = DocumentListQuery()
-        stmt = documents.list_query(TENANT, query).order_by(
-            *(c.desc() if d else c.asc() for c, d in sort_columns(query.sort))
+        stmt = (
+            db.select(documents.Document)
+            .where(documents.Document.tenant_id == TENANT, documents.Document.status != "deleted")
+            .order_by(*(c.desc() if d else c.asc() for c, d in sort_columns(query.sort)))
         )
         row = db.session.scalars(stmt.offset(rows - 1).limit(1)).one()
         binding = binding_of(TENANT, resource="documents", filters=query.binding())

@@ -65,8 +65,9 @@ def prepare_app(url: str) -> str:
     from app import create_app
     from extensions import db
     from models import SCOPES, Tenant
-    from services import api_keys, tenants
-    from services.actors import Actor
+    from services.accounts import tenants
+    from services.core.actors import Actor
+    from services.keys import api_keys
 
     app = create_app({"DMS_LOG_JSON": False})
     actor = Actor.system("bench")

@@ -97,8 +97,10 @@ def main() -> None:
     from app import create_app
     from extensions import db
     from models import SCOPES, Plan
-    from services import api_keys, tenants, text_index
-    from services.actors import Actor
+    from services.accounts import tenants
+    from services.core.actors import Actor
+    from services.keys import api_keys
+    from services.search import indexing
 
     rng = random.Random(args.seed)
     words = vocabulary(args.vocabulary, rng)
@@ -117,7 +119,7 @@ def main() -> None:
         _load(db, tenant.id, args.documents, words, cumulative, rng)
         total = args.documents
         with tqdm(total=total, desc="tsvectors", unit="doc") as bar:
-            for done in text_index.rebuild_vectors(tenant.id):
+            for done in indexing.rebuild_vectors(tenant.id):
                 bar.update(done)
         db.session.commit()
         # Building the vectors rewrote every row: VACUUM (as autovacuum eventually would) so

@@ -1,55 +1,58 @@
-"""The text-extraction job: scheduling it after an upload, and the thin job that runs it.
+"""The text-extraction jobs (enqueued by services/search/indexing): the text stage on the
+default queue, and the OCR stage on the "ocr" queue for images and PDFs without a text layer.
 
 The database remembers the work (the document's text status and its `document_texts` row);
-Redis only carries it. When Redis is unreachable an upload still succeeds with its text
-pending, and `flask documents reindex` enqueues every pending document again."""
+Redis only carries it. The attempt is committed before the extraction starts, so a worker
+that dies mid-way leaves a record of it."""
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Callable
 
-from redis.exceptions import RedisError
-from rq import Retry
+from rq import get_current_job
 
-import jobs
-from extensions import db
-from models import Document
-from services import text_index
+from services.core import transaction
+from services.search import indexing, limits
 
-log = logging.getLogger(__name__)
-
-JOB_TIMEOUT = 15 * 60  # OCR of a long scanned PDF takes minutes
-# A crash of the work horse (out of memory, killed) is retried; extract_text never raises.
-RETRY = Retry(max=2, interval=[60, 300])
-
-
-def schedule_extraction(document: Document) -> bool:
-    """Mark the document's text pending and enqueue its extraction; False when Redis failed.
-
-    Call after the transaction that stored the content has committed: this commits the
-    pending state, then enqueues, so the worker always finds the committed rows."""
-    row = text_index.mark_pending(document)
-    db.session.commit()
-    try:
-        job = jobs.enqueue(
-            extract_document,
-            document.tenant_id,
-            document.id,
-            document.current_version,
-            job_timeout=JOB_TIMEOUT,
-            retry=RETRY,
-        )
-    except RedisError as exc:
-        log.warning(
-            "could not enqueue text extraction; `flask documents reindex` will retry",
-            extra={"document_id": document.id, "error": str(exc)},
-        )
-        return False
-    row.job_id = job.id
-    db.session.commit()
-    return True
+# The jobs the worker runs under the extraction limits (memory ceiling, CPU budget).
+JOBS_UNDER_LIMITS = frozenset({indexing.EXTRACTION_JOB, indexing.OCR_JOB})
 
 
 def extract_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
-    """RQ job: extract, store and index one version's text (runs in the app context)."""
-    return text_index.extract_and_index(tenant_id, document_id, version_number)
+    """Extract, store and index one version's text; returns the text status (None: nothing
+    to do, the document is gone or has newer content)."""
+    # Outside a worker (`flask documents reindex --inline`) no queue is there to take OCR.
+    ocr_here = get_current_job() is None
+    return _within_limits(
+        lambda attempt: indexing.finish_extraction(attempt, ocr_here=ocr_here),
+        tenant_id,
+        document_id,
+        version_number,
+    )
+
+
+def ocr_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
+    """The OCR stage of one version, enqueued by the text stage."""
+    return _within_limits(indexing.finish_ocr, tenant_id, document_id, version_number)
+
+
+def _within_limits(
+    finish: Callable[[indexing.Attempt], str],
+    tenant_id: str,
+    document_id: str,
+    version_number: int,
+) -> str | None:
+    try:
+        attempt = transaction.transactional(indexing.begin_extraction)(
+            tenant_id, document_id, version_number
+        )
+        if attempt is None:
+            return None
+        return transaction.transactional(finish)(attempt)
+    except limits.PROCESS_LIMIT_ERRORS as exc:
+        # Hitting a limit is the document's outcome, not a crash: recorded, and the job returns
+        # normally so that RQ does not retry it (a retry would only hit it again).
+        limits.stand_down()
+        return transaction.transactional(indexing.fail_extraction)(
+            tenant_id, document_id, version_number, limits.reason(exc)
+        )

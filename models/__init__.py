@@ -7,6 +7,9 @@ from models.document import Document, DocumentStatus, DocumentTag, DocumentVersi
 from models.document_text import DocumentText
 from models.event import Event
 from models.idempotency import IdempotencyRecord, IdempotencyState
+from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
+from models.passkey import Passkey
+from models.portal_session import PortalSession
 from models.tenant import PLAN_LIMITS, Plan, Tenant
 from models.user import Role, SupportStaff, User
 
@@ -25,7 +28,13 @@ __all__ = [
     "Event",
     "IdempotencyRecord",
     "IdempotencyState",
+    "OAuthClient",
+    "OAuthCode",
+    "OAuthConsent",
+    "OAuthToken",
+    "Passkey",
     "Plan",
+    "PortalSession",
     "Role",
     "SupportStaff",
     "Tenant",

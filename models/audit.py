@@ -31,3 +31,6 @@ class AuditEntry(TenantScoped, db.Model):
     created_at: Mapped[datetime] = created_at_column()
     prev_hash: Mapped[str] = mapped_column(String(64), nullable=False)
     hash: Mapped[str] = mapped_column(String(64), nullable=False)
+    # The audit key that sealed this entry (HMAC); None for entries sealed before the chain
+    # was keyed, with plain SHA-256 (services/audit/audit_log.py).
+    key_id: Mapped[str | None] = mapped_column(String(40))

@@ -8,11 +8,13 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     ForeignKey,
     Index,
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -57,6 +59,11 @@ class Document(TenantScoped, db.Model):
     meta: Mapped[dict[str, str]] = mapped_column("metadata", JSON, nullable=False, default=dict)
     text_status: Mapped[str] = mapped_column(
         String(20), nullable=False, default=TextStatus.PENDING.value
+    )
+    # Why extraction failed (`limit_exceeded: …`), and whether the text was cut at the budget.
+    text_error: Mapped[str | None] = mapped_column(String(300))
+    text_truncated: Mapped[bool] = mapped_column(
+        Boolean, nullable=False, default=False, server_default=false()
     )
     current_version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
     created_by: Mapped[str | None] = mapped_column(String(60))

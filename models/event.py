@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy import JSON, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+import clock
 from extensions import db
 from models.base import TenantScoped, UTCDateTime, created_at_column, id_column
 
@@ -25,8 +26,6 @@ class Event(TenantScoped, db.Model):
 
     def as_payload(self) -> dict:
         """CONTRACT §7 event shape."""
-        import clock
-
         return {
             "id": self.id,
             "type": self.type,

@@ -1,15 +1,28 @@
-"""The admin portal blueprint (server-rendered Jinja + htmx), one module per page group."""
+"""The admin portal (server-rendered Jinja + htmx): one module per page group, with shared
+plumbing beside them (access rules, layout, security headers, charts, navigation)."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Flask
 
-bp = Blueprint("portal", __name__)
+from portal import (  # noqa: F401  (they attach their views)
+    audit_log,
+    auth,
+    dashboard,
+    deprecations,
+    keys,
+    layout,
+    oauth,
+    passkeys,
+    reference,
+    security,
+    users,
+)
+from portal.blueprint import bp
 
 
-def register(app) -> None:
-    from portal import audit_log, auth, deprecations, home, keys, layout, security, users  # noqa: F401
-
+def register(app: Flask) -> None:
     security.init_app(app)
     layout.init_app(app)
+    reference.init_app(app)
     app.register_blueprint(bp)

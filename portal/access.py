@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import wraps
 
-from flask import current_app, g, request
+from flask import g, request
 from flask_login import current_user, login_required, logout_user
 
+import tenancy
 from errors import DomainError
 from extensions import db
 from models import Tenant
-from services import tenants
-from services.actors import Actor
+from services.accounts.tenants import TenantRef
+from services.core.actors import Actor
 
 ADMIN = ("admin",)
 READERS = ("admin", "auditor")  # keys and the audit log, read-only for auditors
@@ -38,10 +39,11 @@ def roles_required(*roles: str) -> Callable:
             if current_user.role not in roles:
                 raise forbidden()
             if not current_user.is_support:
-                host_tenant = tenant_from_host()
-                if host_tenant is not None and host_tenant.id != current_user.tenant_id:
+                host = tenancy.host_tenant()
+                if host is not None and host.id != current_user.tenant_id:
                     logout_user()
                     raise forbidden("You are signed in to another workspace.")
+                g.tenant = TenantRef.of(portal_tenant())  # tenancy.current_tenant
             return view(*args, **kwargs)
 
         return wrapper
@@ -58,34 +60,18 @@ def portal_tenant() -> Tenant:
 
 def portal_actor() -> Actor:
     """The signed-in person as the audit log records them."""
-    from api.auth import request_client_ip
-
     kind = "support" if current_user.is_support else "user"
     return Actor(
         kind,
         current_user.id,
         current_user.email,
-        request_client_ip(),
+        tenancy.client_ip(),
         request.headers.get("User-Agent"),
     )
 
 
 def can_write() -> bool:
     return current_user.is_authenticated and current_user.role == "admin"
-
-
-def tenant_from_host() -> Tenant | None:
-    """Spec 5.3 order for the portal: the subdomain, then a custom domain."""
-    from api.auth import subdomain_label
-
-    host = request.host.split(":", 1)[0].lower().rstrip(".")
-    base = current_app.config["DMS_BASE_DOMAIN"]
-    label = subdomain_label(host, base)
-    if label is not None:
-        return tenants.get_tenant(label)
-    if base and host != base and "." in host and not host.replace(".", "").isdigit():
-        return tenants.find_by_domain(host)
-    return None
 
 
 def is_htmx() -> bool:

@@ -7,17 +7,19 @@ from flask import Response, flash, render_template, request, stream_with_context
 from flask_login import current_user
 
 import clock
-from api.pagination import binding_of, decode_cursor, encode_cursor
 from errors import DomainError
 from extensions import db
-from portal import bp
 from portal.access import READERS, SUPPORT, portal_actor, portal_tenant, roles_required
-from services import audit_query, tenants
+from portal.blueprint import bp
+from services.accounts import tenants
+from services.audit import audit_queries
+from services.audit.audit_log import record_support_view
+from services.core.cursors import binding_of, decode_cursor, encode_cursor
 
 
 def _read(tenant_id: str, endpoint: str, **route_args):
     """One page of the log for `tenant_id` under the request's filters."""
-    flt, errors = audit_query.parse_filter(request.args)
+    flt, errors = audit_queries.parse_filter(request.args)
     binding = binding_of(tenant_id, resource="portal-audit", **flt.as_params())
     before = None
     cursor = request.args.get("cursor")
@@ -27,7 +29,7 @@ def _read(tenant_id: str, endpoint: str, **route_args):
             before = int(position[0])
         except (DomainError, ValueError, IndexError):
             flash("That page link has expired or no longer matches; showing the newest.", "info")
-    entries, next_seq = audit_query.page(tenant_id, flt, before)
+    entries, next_seq = audit_queries.page(tenant_id, flt, before)
     next_url = None
     if next_seq is not None:
         next_url = url_for(
@@ -42,8 +44,8 @@ def _read(tenant_id: str, endpoint: str, **route_args):
         "entries": entries,
         "next_url": next_url,
         "first_url": url_for(endpoint, **route_args, **flt.as_params()) if before else None,
-        "actions": audit_query.known_actions(tenant_id),
-        "chain": audit_query.chain_status(tenant_id),
+        "actions": audit_queries.known_actions(tenant_id),
+        "chain": audit_queries.chain_status(tenant_id),
     }
 
 
@@ -65,10 +67,10 @@ def audit_log():
 @roles_required(*READERS)
 def audit_export():
     tenant = portal_tenant()
-    flt, _ = audit_query.parse_filter(request.args)
+    flt, _ = audit_queries.parse_filter(request.args)
     filename = f"audit-{tenant.id}-{clock.now():%Y%m%dT%H%M%SZ}.csv"
     return Response(
-        stream_with_context(audit_query.csv_rows(tenant.id, flt)),
+        stream_with_context(audit_queries.csv_rows(tenant.id, flt)),
         mimetype="text/csv",
         headers={
             "Content-Disposition": f'attachment; filename="{filename}"',
@@ -87,9 +89,9 @@ def support_tenants():
 @roles_required(*SUPPORT)
 def support_audit(slug: str):
     tenant = tenants.require_tenant(slug)
-    flt, _ = audit_query.parse_filter(request.args)
+    flt, _ = audit_queries.parse_filter(request.args)
     # Recorded before reading, so the reader sees their own visit at the top of the log.
-    audit_query.record_support_view(tenant.id, portal_actor(), flt)
+    record_support_view(tenant.id, portal_actor(), flt.as_params())
     db.session.commit()
     page = _read(tenant.id, "portal.support_audit", slug=slug)
     return render_template(

@@ -1,22 +1,20 @@
-"""Signing in and out of the portal (CONTRACT §8): tenant users and support staff, throttled
-per account and per address, every outcome written to the tenant's audit log."""
+"""Signing in and out of the portal (CONTRACT §8): tenant users and support staff. The
+throttle and the audit of every outcome are services/accounts/sign_in.py's."""
 
 from __future__ import annotations
 
-import logging
 from urllib.parse import urlsplit
 
 from flask import flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from api.auth import request_client_ip
-from extensions import db
-from portal import bp
-from portal.access import portal_actor, tenant_from_host
-from services import audit, login_throttle, tenants, users
-from services.actors import Actor
-
-log = logging.getLogger("dms.portal")
+import tenancy
+from portal.access import portal_actor
+from portal.blueprint import bp
+from portal.security import SESSION_KEY
+from services.accounts import sessions, sign_in
+from services.core.transaction import transactional
+from tenancy import client_ip
 
 
 def _landing(principal) -> str:
@@ -32,14 +30,17 @@ def _safe_next(target: str | None) -> str | None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@transactional  # failures are audited too: the commit stands whatever the outcome
 def login():
-    host_tenant = tenant_from_host()
+    host_tenant = tenancy.host_tenant()
     if current_user.is_authenticated and request.method == "GET":
         return redirect(_landing(current_user))
     form = {
         "workspace": host_tenant.id
         if host_tenant
-        else (request.headers.get("X-Tenant-Id") or "").strip().lower(),
+        else (request.args.get("workspace") or request.headers.get("X-Tenant-Id") or "")
+        .strip()
+        .lower()[:63],
         "email": "",
         "next": request.args.get("next", ""),
     }
@@ -53,83 +54,32 @@ def login():
         email=(request.form.get("email") or "").strip(),
         next=request.form.get("next", ""),
     )
-    password = request.form.get("password") or ""
-    ip = request_client_ip()
-    error, status = _sign_in(form["workspace"], form["email"], password, ip)
-    if error:
+    outcome = sign_in.sign_in(
+        form["workspace"] or None,
+        form["email"],
+        request.form.get("password") or "",
+        client_ip(),
+        request.headers.get("User-Agent"),
+    )
+    if outcome.error:
         return render_template(
-            "portal/auth/login.html", form=form, host_tenant=host_tenant, error=error
-        ), status
+            "portal/auth/login.html", form=form, host_tenant=host_tenant, error=outcome.error
+        ), outcome.status
+    portal_session = sessions.start(
+        outcome.principal, client_ip(), request.headers.get("User-Agent")
+    )
+    session.clear()  # a fresh session at each sign-in defeats session fixation
+    session[SESSION_KEY] = portal_session.id
+    login_user(outcome.principal)
     flash("Signed in.", "success")
     return redirect(_safe_next(form["next"]) or _landing(current_user))
 
 
-def _sign_in(workspace: str, email: str, password: str, ip: str) -> tuple[str | None, int]:
-    """Authenticate and start the session; (error message, HTTP status) when refused."""
-    user_agent = request.headers.get("User-Agent")
-    if not email or not password:
-        return "Enter your email address and password.", 400
-    refusal = login_throttle.refusal(workspace or None, email, ip)
-    tenant = tenants.get_tenant(workspace) if workspace else None
-    if refusal is not None:
-        if tenant is not None:
-            _record_failure(tenant.id, email, ip, user_agent, f"throttled ({refusal.scope})")
-            db.session.commit()
-        return refusal.message, 429
-    if workspace:
-        principal = users.authenticate_user(tenant, email, password) if tenant else None
-    else:
-        principal = users.authenticate_support(email, password)
-    if principal is None:
-        login_throttle.record_failure(workspace or None, email, ip)
-        if tenant is not None:
-            _record_failure(tenant.id, email, ip, user_agent, "bad credentials")
-            db.session.commit()
-        else:
-            log.info("portal sign-in failed", extra={"workspace": workspace or None, "ip": ip})
-        # One message for every cause, so the form does not reveal which accounts exist.
-        return "That workspace, email and password do not match an active account.", 401
-    login_throttle.clear_account(workspace or None, email)
-    session.clear()  # a fresh session at each sign-in defeats session fixation
-    login_user(principal)
-    if not principal.is_support:
-        audit.record(
-            principal.tenant_id,
-            Actor("user", principal.id, principal.email, ip, user_agent),
-            "user.login",
-            target_type="user",
-            target_id=principal.id,
-        )
-    else:
-        log.info("support staff signed in", extra={"staff": principal.id, "ip": ip})
-    db.session.commit()
-    return None, 200
-
-
-def _record_failure(tenant_id: str, email: str, ip: str, user_agent: str | None, reason: str):
-    known = users.find_user(tenant_id, email)
-    audit.record(
-        tenant_id,
-        Actor("user", known.id if known else None, email[:254], ip, user_agent),
-        "user.login_failed",
-        target_type="user",
-        target_id=known.id if known else None,
-        details={"email": email[:254], "reason": reason, "knownUser": known is not None},
-    )
-
-
 @bp.post("/logout")
 @login_required
+@transactional
 def logout():
-    if not current_user.is_support:
-        audit.record(
-            current_user.tenant_id,
-            portal_actor(),
-            "user.logout",
-            target_type="user",
-            target_id=current_user.id,
-        )
-        db.session.commit()
+    sign_in.sign_out(current_user, session.get(SESSION_KEY), portal_actor())
     logout_user()
     session.clear()
     flash("Signed out.", "info")

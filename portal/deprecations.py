@@ -7,9 +7,9 @@ from __future__ import annotations
 from flask import render_template
 
 import clock
-from portal import bp
 from portal.access import READERS, portal_tenant, roles_required
-from services import deprecations
+from portal.blueprint import bp
+from services.platform import deprecations
 
 
 @bp.get("/deprecations")

@@ -9,10 +9,13 @@ from flask import flash, redirect, render_template, request, url_for
 from errors import DomainError
 from extensions import db
 from models import SCOPES, ApiKey
-from portal import bp
 from portal.access import ADMIN, READERS, is_htmx, portal_actor, portal_tenant, roles_required
+from portal.blueprint import bp
 from portal.charts import bar_chart, sparkline
-from services import api_keys, audit_query, usage
+from services.audit import audit_queries
+from services.core.transaction import transactional
+from services.keys import api_keys
+from services.limits import usage
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
@@ -38,7 +41,8 @@ def _parse_quota(raw: str | None) -> tuple[int | None, str | None]:
     raw = (raw or "").strip()
     if not raw:
         return None, None
-    if not raw.isdigit():
+    # ASCII digits only ("²" is a digit to str.isdigit), and short: int() refuses 4,300 digits.
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
         return None, "Hourly quota must be a whole number of requests, or empty."
     return int(raw), None
 
@@ -60,6 +64,7 @@ def new_key():
 
 @bp.post("/keys")
 @roles_required(*ADMIN)
+@transactional
 def create_key():
     form = {
         "name": request.form.get("name", ""),
@@ -85,7 +90,6 @@ def create_key():
     if errors:
         db.session.rollback()
         return render_template("portal/keys/new.html", form=form, errors=errors, scopes=SCOPES), 422
-    db.session.commit()
     return render_template("portal/keys/secret.html", key=key, secret=secret), 201, NO_STORE
 
 
@@ -108,7 +112,7 @@ def _render_detail(key: ApiKey, form: dict | None, errors: dict, status: int = 2
         tenant=portal_tenant(),
         chart=bar_chart(hours, width=720, height=150, time_format="%d %H:00"),
         last_hour=usage.last_hour(key.tenant_id, key.id),
-        history=audit_query.key_history(key.tenant_id, key.id),
+        history=audit_queries.key_history(key.tenant_id, key.id),
         form=form,
         errors=errors,
         scopes=SCOPES,
@@ -117,6 +121,7 @@ def _render_detail(key: ApiKey, form: dict | None, errors: dict, status: int = 2
 
 @bp.post("/keys/<key_id>/settings")
 @roles_required(*ADMIN)
+@transactional
 def update_key(key_id: str):
     key = _load(key_id)
     form = {
@@ -133,7 +138,6 @@ def update_key(key_id: str):
     except DomainError as error:
         db.session.rollback()
         return _render_detail(_load(key_id), form, field_errors(error), error.status)
-    db.session.commit()
     flash(f"Saved the allowlist and quota of “{key.name}”.", "success")
     return redirect(url_for("portal.key_detail", key_id=key.id))
 
@@ -146,6 +150,7 @@ def confirm_rotate(key_id: str):
 
 @bp.post("/keys/<key_id>/rotate")
 @roles_required(*ADMIN)
+@transactional
 def rotate_key(key_id: str):
     key = _load(key_id)
     try:
@@ -154,7 +159,6 @@ def rotate_key(key_id: str):
         db.session.rollback()
         flash(error.message, "error")
         return redirect(url_for("portal.key_detail", key_id=key_id))
-    db.session.commit()
     return (
         render_template("portal/keys/rotated.html", key=key, successor=successor, secret=secret),
         201,
@@ -171,6 +175,7 @@ def confirm_revoke(key_id: str):
 
 @bp.post("/keys/<key_id>/revoke")
 @roles_required(*ADMIN)
+@transactional
 def revoke_key(key_id: str):
     key = _load(key_id)
     try:
@@ -181,7 +186,6 @@ def revoke_key(key_id: str):
             return render_template("portal/keys/_row.html", row=_key_row(_load(key_id)))
         flash(error.message, "error")
         return redirect(url_for("portal.keys"))
-    db.session.commit()
     if is_htmx():
         return render_template("portal/keys/_row.html", row=_key_row(key), just_revoked=True)
     flash(f"Revoked “{key.name}”. Calls with it now answer 401.", "success")

@@ -21,6 +21,9 @@ NAV: list[NavEntry] = [
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
     NavEntry("Users", "portal.users_page", ("admin",)),
+    NavEntry("OAuth apps", "portal.oauth_apps", ("admin",)),
+    NavEntry("Authorized apps", "portal.authorized_apps", ("admin", "auditor", "member")),
+    NavEntry("Passkeys", "portal.passkeys_page", ("admin", "auditor", "member")),
     NavEntry("Tenants", "portal.support_tenants", ("support",)),
 ]
 

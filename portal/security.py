@@ -6,11 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Flask, current_app, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Flask,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 
 from extensions import db, login_manager
+from models import SupportStaff, User
+from services.accounts import sessions
+from tenancy import wants_envelope
 
 DEFAULT_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -54,13 +67,20 @@ class _SessionInterface(SecureCookieSessionInterface):
         return bool(super().get_cookie_secure(app) or request.is_secure)
 
 
-def _load_principal(principal_id: str):
-    from models import SupportStaff, User
+SESSION_KEY = "portal_session"  # the cookie's field naming its row (services/accounts/sessions)
 
+
+def _load_principal(principal_id: str):
+    """The signed-in person, only while the cookie's session is live on the server: signed
+    out, revoked everywhere, password changed or deactivated ends it at the next request."""
     model = {"usr": User, "stf": SupportStaff}.get(principal_id.split("_", 1)[0])
     principal = db.session.get(model, principal_id) if model else None
-    # A deactivated account's open sessions end with its next request.
-    return principal if principal is not None and principal.is_active else None
+    if principal is None or not principal.is_active:
+        return None
+    if not sessions.is_live(session.get(SESSION_KEY), principal.id):
+        return None
+    db.session.commit()  # the session's last-seen, its own small unit of work
+    return principal
 
 
 def _unauthorized():
@@ -90,8 +110,6 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(error: CSRFError):
-        from api.errors import wants_envelope
-
         if wants_envelope():
             return error  # the API is CSRF-exempt; keep Flask's own path for anything else
         return (

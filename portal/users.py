@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import flash, redirect, render_template, request, url_for
-from flask_login import current_user
 
 from errors import DomainError
 from extensions import db
 from models import Role, User
-from portal import bp
 from portal.access import ADMIN, is_htmx, portal_actor, portal_tenant, roles_required
+from portal.blueprint import bp
 from portal.keys import field_errors
-from services import users
+from services.accounts import users
+from services.core.transaction import transactional
 
 ROLE_HELP = {
     "admin": "Everything in this portal: keys, users, audit log.",
@@ -51,6 +51,7 @@ def users_page():
 
 @bp.post("/users")
 @roles_required(*ADMIN)
+@transactional
 def create_user():
     form = {
         "email": request.form.get("email", "").strip(),
@@ -72,19 +73,12 @@ def create_user():
     except DomainError as error:
         db.session.rollback()
         return _render(form, field_errors(error), 422)
-    db.session.commit()
     flash(f"Added {user.email} as {user.role}.", "success")
     return redirect(url_for("portal.users_page"))
 
 
 def _load(user_id: str) -> User:
     return User.get_for_tenant(user_id, portal_tenant().id)
-
-
-def _refuse_self(user: User, what: str) -> None:
-    # An admin locking themselves out would leave a workspace nobody can administer.
-    if user.id == current_user.id:
-        raise DomainError(409, "CONFLICT", f"You cannot {what} your own account.")
 
 
 def _done(user: User, message: str):
@@ -96,6 +90,7 @@ def _done(user: User, message: str):
 
 @bp.post("/users/<user_id>/role")
 @roles_required(*ADMIN)
+@transactional
 def change_role(user_id: str):
     user = _load(user_id)
     role = request.form.get("role", "")
@@ -104,13 +99,12 @@ def change_role(user_id: str):
         if role != user.role:
             users.change_role(user, role, portal_actor())
 
-    return _change_person(
-        user, "change the role of", change, lambda: f"{user.email} is now {user.role}."
-    )
+    return _change_person(user, change, lambda: f"{user.email} is now {user.role}.")
 
 
 @bp.post("/users/<user_id>/active")
 @roles_required(*ADMIN)
+@transactional
 def set_active(user_id: str):
     user = _load(user_id)
     active = request.form.get("active") == "1"
@@ -120,17 +114,24 @@ def set_active(user_id: str):
             users.set_active(user, active, portal_actor())
 
     state = "active again" if active else "deactivated"
-    return _change_person(user, "deactivate", change, lambda: f"{user.email} is {state}.")
+    return _change_person(user, change, lambda: f"{user.email} is {state}.")
 
 
-def _change_person(user: User, what: str, change: Callable[[], None], message: Callable[[], str]):
-    """Apply one admin change to someone else's account; a refusal comes back as a flash."""
+@bp.post("/users/<user_id>/sessions/revoke")
+@roles_required(*ADMIN)
+@transactional
+def sign_out_everywhere(user_id: str):
+    user = _load(user_id)
+    ended = users.sign_out_everywhere(user, portal_actor())
+    return _done(user, f"Ended {ended} open session{'s' if ended != 1 else ''} of {user.email}.")
+
+
+def _change_person(user: User, change: Callable[[], None], message: Callable[[], str]):
+    """Apply one admin change to someone's account; a refusal comes back as a flash."""
     try:
-        _refuse_self(user, what)
         change()
     except DomainError as error:
         db.session.rollback()
         flash(error.message, "error")
         return redirect(url_for("portal.users_page"))
-    db.session.commit()
     return _done(user, message())

@@ -22,7 +22,11 @@ stop_worker() {
   done
   kill -KILL "$worker_pid" 2>/dev/null || true
 }
-trap stop_worker EXIT INT TERM
+stop_all() {
+  stop_worker
+  $FLASK stop-embedded-redis 2>/dev/null || true  # the private Redis, when REDIS_URL is one
+}
+trap stop_all EXIT INT TERM
 
 cat <<MSG
 

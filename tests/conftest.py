@@ -14,7 +14,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 import clock
-from tests.helpers import auth_headers
+from tests.helpers import PASSWORD, auth_headers, sign_in
+from tests.support import run_jobs, stored_document
 
 RUN_ID = uuid.uuid4().hex[:8]
 
@@ -50,12 +51,14 @@ def redis_settings(tmp_path_factory) -> Iterator[dict]:
     yield {"REDIS_URL": url, "REDIS_KEY_PREFIX": prefix}
     from redis import Redis
 
-    from extensions import resolve_redis_url
+    import embedded_redis
+    from extensions import connection_pool
 
-    client = Redis.from_url(resolve_redis_url(url))
+    client = Redis(connection_pool=connection_pool(url))
     for key in client.scan_iter(match=f"{prefix}*", count=1000):
         client.delete(key)
     client.close()
+    embedded_redis.stop(url)
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +115,7 @@ def make_app(base_config):
         return application
 
     yield factory
-    from services import usage
+    from services.limits import usage
 
     for application in made:
         with application.app_context():
@@ -129,7 +132,8 @@ def _clean_state(request):
         return
     application = request.getfixturevalue("app")
     from extensions import db
-    from services import key_cache, usage
+    from services.keys import key_cache
+    from services.limits import usage
 
     with application.app_context():
         tables = list(reversed(db.metadata.sorted_tables))
@@ -144,19 +148,19 @@ def _clean_state(request):
             db.session.execute(text("DELETE FROM document_search"))
         db.session.commit()
         usage.flush()  # before the clearing below, or the flusher thread writes it later
-        _clear_redis_counters()
+        _clear_redis()
         key_cache.flush()  # the truncation went behind the ORM's back
 
 
-def _clear_redis_counters() -> None:
-    """Tenants and keys are re-created under the same ids: their rate windows and usage
-    counters must not be."""
+def _clear_redis() -> None:
+    """The one place Redis is emptied between tests: tenants, keys and users are re-created
+    under the same ids, so their rate windows, usage counters, sign-in failures and queued
+    jobs must not survive them."""
     from extensions import redis_store
 
     client = redis_store.client
-    for prefix in ("rl", "usage"):
-        for key in client.scan_iter(match=redis_store.key(prefix, "*"), count=1000):
-            client.delete(key)
+    for key in client.scan_iter(match=redis_store.key("*"), count=1000):
+        client.delete(key)
 
 
 @pytest.fixture
@@ -180,8 +184,8 @@ def _detached(db, obj):
 @pytest.fixture
 def create_tenant(app):
     from extensions import db
-    from services import tenants
-    from services.actors import Actor
+    from services.accounts import tenants
+    from services.core.actors import Actor
 
     counter = iter(range(1, 10_000))
 
@@ -200,8 +204,8 @@ def create_tenant(app):
 def create_user(app):
     from extensions import db
     from models import Tenant
-    from services import users
-    from services.actors import Actor
+    from services.accounts import users
+    from services.core.actors import Actor
 
     counter = iter(range(1, 10_000))
 
@@ -230,8 +234,8 @@ def create_key(app):
     """(key, secret) for a tenant; all scopes unless `scopes` says otherwise."""
     from extensions import db
     from models import SCOPES, Tenant
-    from services import api_keys
-    from services.actors import Actor
+    from services.core.actors import Actor
+    from services.keys import api_keys
 
     counter = iter(range(1, 10_000))
 
@@ -269,3 +273,62 @@ def api_key(tenant, create_key):
 def headers(tenant, api_key):
     """Authorization and X-Tenant-Id for `tenant`'s all-scopes key."""
     return auth_headers(api_key[1], tenant.id)
+
+
+# --- documents and jobs ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def store_document(app):
+    """A document created through the documents service, as an upload makes it."""
+
+    def factory(tenant, content: bytes, filename: str = "file.txt", **fields) -> str:
+        return stored_document(app, tenant.id, content, filename, **fields)
+
+    return factory
+
+
+@pytest.fixture
+def work(app):
+    """Run every queued job to completion, as `flask worker --burst` would."""
+
+    def runner() -> None:
+        run_jobs(app)
+
+    return runner
+
+
+# --- people of the portal --------------------------------------------------------------------
+
+
+@pytest.fixture
+def admin(tenant, create_user):
+    return create_user(tenant, "admin", email="admin@acme.example")
+
+
+@pytest.fixture
+def auditor(tenant, create_user):
+    return create_user(tenant, "auditor", email="auditor@acme.example")
+
+
+@pytest.fixture
+def member(tenant, create_user):
+    return create_user(tenant, "member", email="member@acme.example")
+
+
+@pytest.fixture
+def support_staff(app):
+    from extensions import db
+    from services.accounts import users
+
+    with app.app_context():
+        staff = users.create_support("help@operator.example", password=PASSWORD)
+        db.session.commit()
+        return staff.id
+
+
+@pytest.fixture
+def admin_client(client, tenant, admin):
+    response = sign_in(client, tenant.id, admin.email)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return client

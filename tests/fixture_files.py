@@ -1,11 +1,13 @@
-"""Test files generated from code (PNG, TIFF, PDF with a text layer or a scanned page, DOCX),
-and which OCR tools this machine has: nothing binary is checked in. Shared by the
+"""Test files generated from code (PNG, TIFF, PDF with a text layer or a scanned page, DOCX,
+DOCX bombs), and which OCR tools this machine has: nothing binary is checked in. Shared by the
 extraction, extraction-job and search tests."""
 
 from __future__ import annotations
 
+import io
 import shutil
 import struct
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -169,3 +171,50 @@ def make_docx(path: Path) -> Path:
     document.add_paragraph("Signed in Zürich.")
     document.save(str(path))
     return path
+
+
+WORD_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+_CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" '
+    'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    '<Override PartName="/word/document.xml" ContentType="application/'
+    'vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
+)
+_PACKAGE_RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?>'
+    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+    '<Relationship Id="rId1" Target="word/document.xml" Type="http://schemas.openxmlformats.org/'
+    'officeDocument/2006/relationships/officeDocument"/></Relationships>'
+)
+
+
+def docx_package(body: bytes | list[bytes], *, repeat: int = 1, prolog: bytes = b"") -> bytes:
+    """A minimal DOCX whose word/document.xml body is `body` written `repeat` times
+    (streamed into the archive, so a 480 MB document.xml never sits in memory)."""
+    chunks = body if isinstance(body, list) else [body]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", _CONTENT_TYPES)
+        archive.writestr("_rels/.rels", _PACKAGE_RELS)
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            member.write(b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' + prolog)
+            member.write(b'<w:document xmlns:w="%s"><w:body>' % WORD_NS.encode())
+            for _ in range(repeat):
+                for chunk in chunks:
+                    member.write(chunk)
+            member.write(b"</w:body></w:document>")
+    return buffer.getvalue()
+
+
+BOMB_PARAGRAPH = b"<w:p><w:r><w:t>bomb</w:t></w:r></w:p>"
+
+
+def docx_bomb(paragraphs: int) -> bytes:
+    """The probe's DOCX bomb: `paragraphs` times one short paragraph, about 343:1 deflated
+    (1,000,000 -> 108 KB, 3,000,000 -> 324 KB, 6,000,000 -> 647 KB, 13,000,000 -> 1.4 MB)."""
+    batch = 10_000
+    assert paragraphs % batch == 0
+    return docx_package(BOMB_PARAGRAPH * batch, repeat=paragraphs // batch)

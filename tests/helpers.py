@@ -1,6 +1,9 @@
-"""Small helpers shared by tests (fixtures live in conftest.py)."""
+"""Small helpers shared by tests (fixtures live in conftest.py): API headers, and signing in
+through the portal's real /login form with a real CSRF token."""
 
 from __future__ import annotations
+
+import re
 
 
 def auth_headers(secret: str, tenant_id: str | None = None, **extra: str) -> dict[str, str]:
@@ -9,3 +12,45 @@ def auth_headers(secret: str, tenant_id: str | None = None, **extra: str) -> dic
         headers["X-Tenant-Id"] = tenant_id
     headers.update(extra)
     return headers
+
+
+PASSWORD = "correct horse battery"
+_TOKEN_RE = re.compile(r'name="csrf-token" content="([^"]+)"')
+
+
+def csrf_token(client, path: str = "/login") -> str:
+    """The token the portal puts in every page's <meta>, as a browser would read it."""
+    page = client.get(path, follow_redirects=True)
+    match = _TOKEN_RE.search(page.get_data(as_text=True))
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def sign_in(client, workspace: str | None, email: str, password: str = PASSWORD, **extra):
+    token = csrf_token(client)
+    form = {"csrf_token": token, "email": email, "password": password, **extra}
+    if workspace is not None:
+        form["workspace"] = workspace
+    return client.post("/login", data=form)
+
+
+def post(client, path: str, data: dict | None = None, **kwargs):
+    """A form POST carrying the CSRF token of the page it would be sent from."""
+    token = csrf_token(client, "/")
+    return client.post(path, data={"csrf_token": token, **(data or {})}, **kwargs)
+
+
+def audit_actions(app, tenant_id: str) -> list[str]:
+    from sqlalchemy import select
+
+    from extensions import db
+    from models import AuditEntry
+
+    with app.app_context():
+        return list(
+            db.session.scalars(
+                select(AuditEntry.action)
+                .where(AuditEntry.tenant_id == tenant_id)
+                .order_by(AuditEntry.seq)
+            )
+        )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import (
@@ -17,12 +15,15 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from api.pagination import PageQuery
+from api.validation import field_error, parse_json_text
 from errors import FieldError, validation_failed
 from models.document import DocumentStatus
-from services.document_filters import METADATA_KEY_RE, DocumentFilters
+from services.documents.documents import MAX_METADATA_KEYS
+from services.documents.filters import METADATA_KEY_RE, DocumentFilters
 
 MAX_TAGS = 50
-MAX_METADATA_KEYS = 50
+# Integers the database stores as 32-bit (version numbers): larger ones are a 400, not a 500.
+MAX_INT32 = 2**31 - 1
 
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
 MetadataKey = Annotated[str, StringConstraints(pattern=f"^{METADATA_KEY_RE.pattern}$")]
@@ -70,19 +71,23 @@ class UploadForm(_Camel):
                 errors.append(FieldError("VALIDATION_ERROR", f"{name}: given twice.", name))
             elif name == "metadata":
                 try:
-                    raw["metadata"] = json.loads(values[0]) if values[0].strip() else {}
-                except ValueError:
-                    errors.append(
-                        FieldError("VALIDATION_ERROR", "metadata: not a JSON object.", "metadata")
-                    )
+                    raw["metadata"] = parse_json_text(values[0]) if values[0].strip() else {}
+                except ValueError as exc:
+                    errors.append(FieldError("VALIDATION_ERROR", f"metadata: {exc}", "metadata"))
             else:
                 raw[name] = values[0]
         if not errors:
             try:
                 return cls.model_validate(raw)
             except ValidationError as exc:
-                errors = [_field_error(e) for e in exc.errors()]
+                errors = [field_error(e, "VALIDATION_ERROR", form=True) for e in exc.errors()]
         raise validation_failed(errors)
+
+
+def _absent() -> Any:
+    """A field that may be left out but is never null: None only marks "not sent", and the
+    schema shows no default (a default of null would invite clients to send one)."""
+    return Field(default=None, json_schema_extra=lambda schema: schema.pop("default", None))
 
 
 class DocumentPatch(_Camel):
@@ -90,10 +95,11 @@ class DocumentPatch(_Camel):
 
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
-    title: Title | None = None
-    tags: list[Tag] | None = None
-    metadata: dict[MetadataKey, MetadataValue | None] | None = None
-    status: DocumentStatus | None = None
+    # Optional but never null (null is refused below): the schema must not say "nullable".
+    title: Title = _absent()
+    tags: list[Tag] = _absent()
+    metadata: dict[MetadataKey, MetadataValue | None] = _absent()
+    status: DocumentStatus = _absent()
 
     @field_validator("tags")
     @classmethod
@@ -115,47 +121,10 @@ class DocumentListQuery(DocumentFilters, PageQuery):
 class ContentQuery(_Camel):
     model_config = ConfigDict(extra="forbid")
 
-    version: int | None = Field(None, ge=1, description="Serve this version (default: current).")
+    version: int | None = Field(
+        None, ge=1, le=MAX_INT32, description="Serve this version (default: current)."
+    )
 
 
 class VersionListQuery(PageQuery):
     """GET /documents/{id}/versions: newest first."""
-
-
-class DocumentOut(_Camel):
-    id: str
-    title: str
-    filename: str
-    content_type: str
-    size: int
-    sha256: str
-    status: DocumentStatus
-    tags: list[str]
-    metadata: dict[str, str]
-    text_status: str
-    current_version: int
-    created_by: str | None
-    created_at: datetime
-    updated_at: datetime
-    deleted_at: datetime | None
-
-
-class DocumentVersionOut(_Camel):
-    id: str
-    document_id: str
-    number: int
-    filename: str
-    content_type: str
-    size: int
-    sha256: str
-    created_by: str | None
-    created_at: datetime
-
-
-def _field_error(error: dict) -> FieldError:
-    loc = [str(p) for p in error.get("loc", ())]
-    name = loc[0] if loc else None
-    where = ".".join(loc)
-    if error["type"] == "extra_forbidden":
-        return FieldError("VALIDATION_ERROR", f"Unknown field {where!r}.", name)
-    return FieldError("VALIDATION_ERROR", f"{where}: {error['msg']}", name)

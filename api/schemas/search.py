@@ -8,9 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from api.pagination import PageQuery
-from api.schemas.documents import DocumentOut
-from services.document_filters import DocumentFilters
-from services.search_query import MAX_QUERY_CHARS
+from services.documents.filters import DocumentFilters
+from services.documents.wire import DocumentOut
+from services.search.query_syntax import MAX_QUERY_CHARS
 
 
 class SearchQuery(DocumentFilters, PageQuery):

@@ -73,7 +73,7 @@ def browser_page():
 def workspace(app, tenant, create_user, create_key):
     """A workspace that looks lived-in: people, a few keys, some traffic."""
     from extensions import db
-    from services import users
+    from services.accounts import users
 
     create_user(tenant, "admin", email="ada@acme.example", password=PASSWORD)
     create_user(tenant, "auditor", email="audrey@acme.example", password=PASSWORD)

@@ -49,7 +49,7 @@ def test_same_key_with_a_different_request_is_422(upload, app):
 
 
 def test_key_still_in_progress_is_409(upload, app, tenant):
-    from services import idempotency
+    from services.platform import idempotency
 
     with app.app_context():
         idempotency.claim(tenant.id, "busy", "POST", "/api/v1/documents")
@@ -166,7 +166,7 @@ def test_document_and_its_stored_response_commit_together(upload, app, monkeypat
     event, key free), and the retry with the same key creates exactly one document."""
     from extensions import db
     from models import Event
-    from services import idempotency
+    from services.platform import idempotency
 
     real_complete = idempotency.complete
 
@@ -190,14 +190,14 @@ def test_document_and_its_stored_response_commit_together(upload, app, monkeypat
 
 def test_the_daily_job_deletes_expired_records(upload, app):
     from extensions import db
-    from jobs.purge import purge_trash
+    from jobs.housekeeping import daily_housekeeping
     from models.idempotency import IdempotencyRecord
 
     assert upload(b"x", "a.txt", extra_headers={"Idempotency-Key": "old-1"}).status_code == 201
     clock.shift(timedelta(hours=23))
     with app.app_context():
-        assert purge_trash()["idempotencyRecords"] == 0
+        assert daily_housekeeping()["idempotencyRecords"] == 0
     clock.shift(timedelta(hours=2))
     with app.app_context():
-        assert purge_trash()["idempotencyRecords"] == 1
+        assert daily_housekeeping()["idempotencyRecords"] == 1
         assert db.session.scalar(select(func.count()).select_from(IdempotencyRecord)) == 0

@@ -120,7 +120,7 @@ def test_path_traversal_filenames_never_become_paths(upload, app, raw, stored):
     ],
 )
 def test_clean_filename_keeps_only_a_display_name(raw, clean):
-    from services.document_uploads import clean_filename
+    from services.documents.uploads import clean_filename
 
     assert clean_filename(raw) == clean
 
@@ -256,3 +256,50 @@ def test_upload_needs_the_write_scope(upload, create_key, tenant):
     response = upload(auth=auth_headers(secret, tenant.id))
     assert response.status_code == 403
     assert response.get_json()["errors"][0]["code"] == "INSUFFICIENT_SCOPE"
+
+
+def _temporary_files(app) -> list[str]:
+    tmp = os.path.join(app.config["DMS_STORAGE_DIR"], ".tmp")
+    return os.listdir(tmp) if os.path.isdir(tmp) else []
+
+
+def test_a_second_file_part_is_refused_and_leaves_no_bytes(app, client, headers):
+    """The first file is already stored when the second part is met: it must go again,
+    guard copy included."""
+    temporary_before = set(_temporary_files(app))
+    response = client.post(
+        "/api/v1/documents",
+        data={
+            "file": (io.BytesIO(b"first of two files"), "one.txt"),
+            "other": (io.BytesIO(b"second of two files"), "two.txt"),
+        },
+        headers=headers,
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["code"] == "VALIDATION_ERROR"
+    assert hashlib.sha256(b"first of two files").hexdigest() not in _blobs(app)
+    assert set(_temporary_files(app)) <= temporary_before
+
+
+def test_a_commit_that_fails_takes_the_stored_bytes_with_it(app, client, headers, monkeypatch):
+    """The view returned, the unit of work could not commit: nothing of the upload stays."""
+    from services.core import transaction
+
+    def disk_full():
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(transaction, "commit", disk_full)
+    temporary_before = set(_temporary_files(app))
+    response = client.post(
+        "/api/v1/documents",
+        data={"file": (io.BytesIO(b"never committed"), "n.txt")},
+        headers=headers,
+        content_type="multipart/form-data",
+    )
+    monkeypatch.undo()
+    assert response.status_code == 500
+    assert hashlib.sha256(b"never committed").hexdigest() not in _blobs(app)
+    assert set(_temporary_files(app)) <= temporary_before
+    listed = client.get("/api/v1/documents", headers=headers).get_json()["data"]
+    assert listed == []

@@ -1,20 +1,22 @@
-"""Fixtures for search tests: indexed documents (stored, then extracted by a real RQ worker)
-and a `find` helper that calls GET /api/v1/search."""
+"""Fixtures for search tests: indexed documents (stored, then extracted by a real RQ worker),
+a `find` helper that calls GET /api/v1/search, and a stand-in for pdftoppm."""
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
+from pathlib import Path
+
 import pytest
 
-from tests.jobs.support import run_jobs, stored_document
+from tests.fixture_files import png_bytes, render_gray
+from tests.support import run_jobs, stored_document
 
 
 @pytest.fixture
 def index_documents(app):
     """Store documents ({"text", "title", "tags", "meta", "filename"}) and index them."""
-    with app.app_context():
-        import jobs
-
-        jobs.queue().empty()
 
     def factory(tenant, *specs: dict) -> list[str]:
         ids = []
@@ -44,3 +46,25 @@ def find(client, headers):
 
 def ids_of(response) -> list[str]:
     return [hit["document"]["id"] for hit in response.get_json()["data"]]
+
+
+@pytest.fixture
+def fake_pdftoppm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A pdftoppm first on PATH that "renders" every page as a picture of HELLO WORLD and logs
+    its arguments, one line per call (the returned file): checks our page loop and the
+    Tesseract hand-off even where poppler is absent."""
+    page_png = tmp_path / "page.png"
+    page_png.write_bytes(png_bytes(*render_gray("HELLO WORLD")))
+    log = tmp_path / "pdftoppm.log"
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fake = bindir / "pdftoppm"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import shutil, sys\n"
+        f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
+        f"shutil.copy({str(page_png)!r}, sys.argv[-1] + '.png')\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    return log

@@ -7,8 +7,8 @@ import io
 from pathlib import Path
 
 from tests.fixture_files import make_docx, text_pdf
-from tests.jobs.support import run_jobs
 from tests.search.conftest import ids_of
+from tests.support import run_jobs
 
 
 def _upload(client, headers, content: bytes, filename: str, **fields) -> dict:

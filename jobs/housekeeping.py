@@ -1,0 +1,93 @@
+"""The daily housekeeping job and its schedule: empty the trash, expire Idempotency-Key
+records, remove temporary files of crashed uploads and blobs no row references.
+
+Scheduling choice: each run enqueues the next one with RQ's `enqueue_at` (the worker runs
+RQ's scheduler), and `flask worker` calls `ensure_scheduled()` at start so a flushed Redis
+or a first deployment gets a run too. Job ids name the day (`housekeeping-YYYYMMDD`), so
+several workers starting at once schedule the same job, not several."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, time, timedelta
+
+from redis.exceptions import RedisError
+
+import clock
+from services.core import queue, transaction
+from services.documents import blobs, purge
+from services.documents.blobs import blob_store
+from services.platform import idempotency
+from services.search import recovery
+
+log = logging.getLogger(__name__)
+
+RUN_AT = time(3, 0)  # UTC; a quiet hour for most tenants
+
+
+# A temporary blob file older than this belongs to no upload still running.
+TEMPORARY_FILE_MAX_AGE = timedelta(days=1)
+
+
+JOB_NAME = "jobs.housekeeping.daily_housekeeping"
+
+
+def daily_housekeeping() -> dict[str, int]:
+    """RQ job: purge the trash, expired idempotency records and stale temporary files, then
+    book tomorrow's run."""
+    report = purge.purge_trash()  # commits per batch
+    expired_keys = transaction.transactional(idempotency.purge_expired)()
+    swept = blob_store().sweep_temporary(TEMPORARY_FILE_MAX_AGE.total_seconds())
+    orphans = blobs.sweep_unreferenced(TEMPORARY_FILE_MAX_AGE.total_seconds())
+    schedule_next()
+    return {
+        **report.as_dict(),
+        "idempotencyRecords": expired_keys,
+        "temporaryFiles": swept,
+        "unreferencedBlobs": orphans,
+    }
+
+
+RECOVERY_JOB = "jobs.housekeeping.recover_lost_work"
+RECOVERY_EVERY = timedelta(minutes=5)
+
+
+def recover_lost_work() -> dict[str, int]:
+    """RQ job, every RECOVERY_EVERY: enqueue again the work the database says is pending but
+    no job carries any more (services/search/recovery.py), then book the next run."""
+    extractions = recovery.recover_extractions()
+    schedule_recovery()
+    return {"extractions": extractions}
+
+
+def schedule_recovery(now: datetime | None = None) -> str:
+    """Book the next recovery run; ids name the slot, so several workers book one job."""
+    when = (now or clock.now()) + RECOVERY_EVERY
+    slot = int(when.timestamp() // RECOVERY_EVERY.total_seconds())
+    job_id = f"recover-lost-work-{slot}"
+    queue.queue().enqueue_at(when, RECOVERY_JOB, job_id=job_id, job_timeout=600)
+    return job_id
+
+
+def next_run(now: datetime | None = None) -> datetime:
+    now = now or clock.now()
+    today = datetime.combine(now.date(), RUN_AT, tzinfo=now.tzinfo)
+    return today if today > now else today + timedelta(days=1)
+
+
+def schedule_next(now: datetime | None = None) -> str:
+    when = next_run(now)
+    job_id = f"housekeeping-{when:%Y%m%d}"
+    queue.queue().enqueue_at(when, JOB_NAME, job_id=job_id, job_timeout=3600)
+    return job_id
+
+
+def ensure_scheduled() -> str | None:
+    """Called when a worker starts: book the daily housekeeping and the recovery runs. A Redis
+    outage only delays them, never the worker."""
+    try:
+        schedule_recovery()
+        return schedule_next()
+    except RedisError as exc:
+        log.warning("could not schedule the housekeeping jobs", extra={"error": str(exc)})
+        return None

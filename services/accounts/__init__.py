@@ -1,0 +1,1 @@
+"""Tenants, their users and support staff: passwords, sign-in and its throttle, access tokens."""

@@ -1,0 +1,20 @@
+"""In-process signals between capabilities (blinker, which Flask itself uses): a capability
+announces what happened to its rows; another that keeps something derived from them (search
+keeps the text index) subscribes, without the first importing the second. Receivers run
+synchronously, in the sender's unit of work; work that must wait for the commit registers
+itself with `transaction.after_commit`.
+
+Who subscribes: services/search/subscriptions.py (connected by create_app)."""
+
+from __future__ import annotations
+
+from blinker import Namespace
+
+_signals = Namespace()
+
+# sender: the Document. New content is stored (upload or new version); its text is stale.
+document_content_changed = _signals.signal("document-content-changed")
+# sender: the Document; changed=[...] names the fields ("title", "tags", "metadata", "status").
+document_fields_changed = _signals.signal("document-fields-changed")
+# sender: the document id; tenant_id=... The rows are being deleted for good (trash purge).
+document_purged = _signals.signal("document-purged")

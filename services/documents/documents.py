@@ -1,0 +1,253 @@
+"""Owns documents and their versions: creating them from received uploads
+(services/document_uploads.py), changing, trashing and restoring them, serving their content,
+and the events they emit.
+
+Text extraction and search are another module's (jobs/extraction.py, services/indexing.py);
+this one calls `schedule_extraction` after new content commits and `indexing.refresh` when
+a searchable field changes."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, BinaryIO
+
+from sqlalchemy import Select, select
+
+import clock
+from errors import FieldError, conflict, not_found, validation_failed
+from extensions import db
+from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
+from services.core import events, paging, signals
+from services.core.actors import Actor
+from services.documents.blobs import blob_store
+from services.documents.filters import DocumentFilters, apply_filters, sort_columns
+from services.documents.uploads import ReceivedUpload
+from services.documents.wire import document_data
+
+log = logging.getLogger(__name__)
+
+MAX_METADATA_KEYS = 50  # on a document, after a PATCH merges into it too
+
+
+# --- creating and changing ---------------------------------------------------------------------
+
+
+def create_document(
+    received: ReceivedUpload,
+    actor: Actor,
+    *,
+    title: str | None,
+    tags: list[str],
+    metadata: dict[str, str],
+) -> Document:
+    """A new document (version 1) from a received upload; emits document.created."""
+    now = clock.now()
+    document = Document(
+        tenant_id=received.tenant_id,
+        title=title or received.filename,
+        filename=received.filename,
+        content_type=received.content_type,
+        size=received.blob.size,
+        sha256=received.blob.sha256,
+        status=DocumentStatus.ACTIVE.value,
+        meta=dict(metadata),
+        text_status=TextStatus.PENDING.value,
+        current_version=1,
+        created_by=actor.ref,
+        created_at=now,
+        updated_at=now,
+    )
+    document.tags = [DocumentTag(tag=t, tenant_id=received.tenant_id) for t in tags]
+    db.session.add(document)
+    db.session.add(_version(document, received, 1, actor, now))
+    db.session.flush()
+    events.emit(document.tenant_id, "document.created", {"document": document_data(document)})
+    signals.document_content_changed.send(document)
+    return document
+
+
+def add_version(document: Document, received: ReceivedUpload, actor: Actor) -> DocumentVersion:
+    """New content for `document`: version n+1 becomes current; emits document.updated."""
+    _require_not_trashed(document)
+    now = clock.now()
+    number = document.current_version + 1
+    version = _version(document, received, number, actor, now)
+    db.session.add(version)
+    document.current_version = number
+    document.filename = received.filename
+    document.content_type = received.content_type
+    document.size = received.blob.size
+    document.sha256 = received.blob.sha256
+    document.text_status = TextStatus.PENDING.value
+    document.updated_at = now
+    db.session.flush()
+    events.emit(
+        document.tenant_id,
+        "document.updated",
+        {"document": document_data(document), "changes": ["content"], "version": number},
+    )
+    signals.document_content_changed.send(document)
+    return version
+
+
+def _version(
+    document: Document, received: ReceivedUpload, number: int, actor: Actor, now
+) -> DocumentVersion:
+    return DocumentVersion(
+        tenant_id=received.tenant_id,
+        document=document,
+        number=number,
+        filename=received.filename,
+        content_type=received.content_type,
+        size=received.blob.size,
+        sha256=received.blob.sha256,
+        created_by=actor.ref,
+        created_at=now,
+    )
+
+
+_TRANSITIONS = {
+    DocumentStatus.ACTIVE: {DocumentStatus.ARCHIVED, DocumentStatus.DELETED},
+    DocumentStatus.ARCHIVED: {DocumentStatus.ACTIVE, DocumentStatus.DELETED},
+    DocumentStatus.DELETED: {DocumentStatus.ACTIVE},  # restore from the trash
+}
+
+
+def update_document(document: Document, changes: dict[str, Any], actor: Actor) -> Document:
+    """Apply a PATCH (title, tags, metadata merge, status); emits document.updated (or
+    document.deleted when the status moves to the trash). A trashed document only accepts
+    being restored (status active)."""
+    status = changes.get("status")
+    current = DocumentStatus(document.status)
+    restoring = status is not None and status != current
+    if current is DocumentStatus.DELETED and not restoring and set(changes) - {"status"}:
+        raise conflict("This document is in the trash; restore it (status active) first.")
+    changed: list[str] = []
+    if status is not None and status != current:
+        if status not in _TRANSITIONS[current]:
+            raise validation_failed(
+                [FieldError("VALIDATION_ERROR", f"status: cannot go from {current}.", "status")]
+            )
+        if status is DocumentStatus.DELETED:
+            return trash_document(document, actor)
+        document.status = status.value
+        document.deleted_at = None
+        changed.append("status")
+    if changes.get("title") is not None and changes["title"] != document.title:
+        document.title = changes["title"]
+        changed.append("title")
+    if changes.get("tags") is not None and changes["tags"] != document.tag_names:
+        _set_tags(document, changes["tags"])
+        changed.append("tags")
+    if changes.get("metadata") is not None:
+        merged = _merge_metadata(document.meta or {}, changes["metadata"])
+        if merged != (document.meta or {}):
+            document.meta = merged
+            changed.append("metadata")
+    if not changed:
+        return document
+    document.updated_at = clock.now()
+    db.session.flush()
+    signals.document_fields_changed.send(document, changed=changed)
+    events.emit(
+        document.tenant_id,
+        "document.updated",
+        {"document": document_data(document), "changes": changed},
+    )
+    return document
+
+
+def _merge_metadata(current: dict[str, str], patch: dict[str, str | None]) -> dict[str, str]:
+    merged = dict(current)
+    for key, value in patch.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value
+    if len(merged) > MAX_METADATA_KEYS:
+        raise validation_failed(
+            [
+                FieldError(
+                    "VALIDATION_ERROR", f"metadata: at most {MAX_METADATA_KEYS} keys.", "metadata"
+                )
+            ]
+        )
+    return merged
+
+
+def _set_tags(document: Document, tags: list[str]) -> None:
+    keep = {t.tag: t for t in document.tags if t.tag in tags}
+    document.tags = [keep.get(t) or DocumentTag(tag=t, tenant_id=document.tenant_id) for t in tags]
+
+
+def trash_document(document: Document, actor: Actor) -> Document:
+    """Move to the trash (restorable with status active until the purge job runs)."""
+    if document.status == DocumentStatus.DELETED.value:
+        return document
+    now = clock.now()
+    document.status = DocumentStatus.DELETED.value
+    document.deleted_at = now
+    document.updated_at = now
+    db.session.flush()
+    events.emit(
+        document.tenant_id,
+        "document.deleted",
+        {"document": document_data(document), "deletedBy": actor.ref},
+    )
+    return document
+
+
+def _require_not_trashed(document: Document) -> None:
+    if document.status == DocumentStatus.DELETED.value:
+        raise conflict("This document is in the trash; restore it (status active) first.")
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def get_document(tenant_id: str, document_id: str) -> Document:
+    return Document.get_for_tenant(document_id, tenant_id)
+
+
+def list_documents(
+    tenant_id: str, filters: DocumentFilters, limit: int, position: Sequence[Any] | None
+) -> tuple[list[Document], bool]:
+    """One keyset page of the tenant's documents in `filters.sort` order after `position`
+    (see filters.position_of), and whether more follow."""
+    stmt = apply_filters(select(Document), tenant_id, filters)
+    return paging.keyset_page(stmt, sort_columns(filters.sort), limit, position)
+
+
+def _versions_query(document: Document) -> Select:
+    return select(DocumentVersion).where(
+        DocumentVersion.tenant_id == document.tenant_id,
+        DocumentVersion.document_id == document.id,
+    )
+
+
+def list_versions(
+    document: Document, limit: int, after_number: int | None
+) -> tuple[list[DocumentVersion], bool]:
+    """One keyset page of the document's versions, newest first."""
+    position = None if after_number is None else [after_number]
+    return paging.keyset_page(
+        _versions_query(document), [(DocumentVersion.number, True)], limit, position
+    )
+
+
+def get_version(document: Document, number: int | None) -> DocumentVersion:
+    """The numbered version of `document` (the current one when None), or 404."""
+    wanted = document.current_version if number is None else number
+    version = db.session.scalar(_versions_query(document).where(DocumentVersion.number == wanted))
+    if version is None:
+        raise not_found("Document version")
+    return version
+
+
+def open_content(version: DocumentVersion) -> BinaryIO:
+    try:
+        return blob_store().open(version.tenant_id, version.sha256)
+    except FileNotFoundError:
+        log.error("blob missing", extra={"document_id": version.document_id})
+        raise not_found("Document content") from None

@@ -1,0 +1,92 @@
+"""The document and its versions as they go over the wire: one pydantic model each, which
+both produces the JSON (the API's bodies and the events' data) and describes it (the OpenAPI
+document), so the two cannot drift apart. Built from the ORM rows by attribute; timestamps
+are RFC 3339 UTC to the second (CONTRACT §1)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import (
+    AliasGenerator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+    WithJsonSchema,
+)
+from pydantic.alias_generators import to_camel
+
+import clock
+from models.document import Document, DocumentStatus, DocumentVersion
+
+Timestamp = Annotated[
+    datetime,
+    PlainSerializer(clock.rfc3339, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(
+        from_attributes=True, alias_generator=AliasGenerator(serialization_alias=to_camel)
+    )
+
+
+class DocumentOut(_Wire):
+    id: str
+    title: str
+    filename: str
+    content_type: str
+    size: int
+    sha256: str
+    status: DocumentStatus
+    tags: list[str] = Field(validation_alias="tag_names")
+    metadata: dict[str, str] = Field(validation_alias="meta")
+    text_status: str
+    # Why there is no text (`limit_exceeded: …` and others), and whether a budget cut it.
+    text_error: str | None
+    text_truncated: bool
+    current_version: int
+    created_by: str | None
+    created_at: Timestamp
+    updated_at: Timestamp
+    deleted_at: Timestamp | None
+
+
+class DocumentVersionOut(_Wire):
+    id: str
+    document_id: str
+    number: int
+    filename: str
+    content_type: str
+    size: int
+    sha256: str
+    created_by: str | None
+    created_at: Timestamp
+
+
+_DOCUMENTS = TypeAdapter(list[DocumentOut])
+_VERSIONS = TypeAdapter(list[DocumentVersionOut])
+
+
+def document_data(document: Document) -> dict[str, Any]:
+    return DocumentOut.model_validate(document).model_dump(mode="json", by_alias=True)
+
+
+def documents_data(documents: list[Document]) -> list[dict[str, Any]]:
+    return _DOCUMENTS.dump_python(
+        _DOCUMENTS.validate_python(documents, from_attributes=True), mode="json", by_alias=True
+    )
+
+
+def version_data(version: DocumentVersion) -> dict[str, Any]:
+    return DocumentVersionOut.model_validate(version).model_dump(mode="json", by_alias=True)
+
+
+def versions_data(versions: list[DocumentVersion]) -> list[dict[str, Any]]:
+    return _VERSIONS.dump_python(
+        _VERSIONS.validate_python(versions, from_attributes=True), mode="json", by_alias=True
+    )

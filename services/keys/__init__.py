@@ -1,0 +1,1 @@
+"""API keys: their lifecycle, the per-process cache authentication reads, and IP allowlists."""

@@ -1,0 +1,1 @@
+"""Passkeys (WebAuthn): registering a user's authenticators and signing in with them."""

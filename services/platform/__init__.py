@@ -1,0 +1,2 @@
+"""API platform concerns shared by every resource: Idempotency-Key records and the
+deprecation registry."""

@@ -1,0 +1,1 @@
+"""Search: query syntax, ranking over two engines, the text index and text extraction."""

@@ -1,0 +1,125 @@
+"""Owns full-text search over a tenant's documents: one interface, two engines (PostgreSQL
+full text, SQLite FTS5), ranking signals, keyset pages over (score, id), and highlights.
+
+Ranking: `keyword` is the engine's relevance (ts_rank_cd with title > tags and metadata >
+text, or FTS5 bm25 with the same column weights). When the recency signal is applied,
+score = keyword x (1 + RECENCY_WEIGHT x recency) with recency = 1 / (1 + age / 30 days),
+the age of the document's last change measured at the search's `as_of` instant. `as_of`
+travels in the cursor, so every page of one walk ranks every document identically."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, and_, or_, select
+
+import clock
+from errors import DomainError
+from extensions import db
+from models import Document
+from services.documents.filters import DocumentFilters
+from services.search import query_syntax
+from services.search.engines import postgres, sqlite
+from services.search.scoring import MARK_END, MARK_START, SCORE_DECIMALS
+
+
+@dataclass
+class Hit:
+    document: Document
+    score: float
+    signals: dict[str, float]
+    highlights: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class SearchPage:
+    hits: list[Hit]
+    next_position: list[Any] | None
+    signals_used: list[str]
+
+
+def _engine():
+    return postgres if db.session.get_bind().dialect.name == "postgresql" else sqlite
+
+
+def search(
+    tenant_id: str,
+    q: str,
+    filters: DocumentFilters,
+    limit: int,
+    cursor: list[Any] | None = None,
+    *,
+    recency: bool = True,
+) -> SearchPage:
+    """One page of `tenant_id`'s documents matching `q` and `filters`, best first.
+
+    `cursor` is the decoded position of the last hit of the previous page."""
+    query = query_syntax.parse(q)
+    as_of, after = _read_position(cursor) if cursor is not None else (clock.now(), None)
+    engine = _engine()
+    engine.prepare()
+    ranked = engine.ranked(tenant_id, query, filters, as_of, recency).subquery("ranked")
+    stmt: Select = select(ranked.c.id, ranked.c.keyword, ranked.c.recency, ranked.c.score)
+    if after is not None:
+        score, ident = after
+        stmt = stmt.where(
+            or_(ranked.c.score < score, and_(ranked.c.score == score, ranked.c.id > ident))
+        )
+    stmt = stmt.order_by(ranked.c.score.desc(), ranked.c.id.asc()).limit(limit + 1)
+    rows = db.session.execute(stmt).all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+
+    ids = [r.id for r in rows]
+    documents = {d.id: d for d in db.session.scalars(select(Document).where(Document.id.in_(ids)))}
+    snippets = engine.highlights(tenant_id, query, ids) if ids else {}
+    hits = []
+    for row in rows:
+        signals = {"keyword": float(row.keyword)}
+        if recency:
+            signals["recency"] = round(float(row.recency), SCORE_DECIMALS)
+        hits.append(
+            Hit(
+                document=documents[row.id],
+                score=float(row.score),
+                signals=signals,
+                highlights=[
+                    {"field": name, "snippet": marked(snippet)}
+                    for name, snippet in snippets.get(row.id, [])
+                    if MARK_START in snippet
+                ],
+            )
+        )
+    next_position = None
+    if more:
+        last = rows[-1]
+        next_position = [float(last.score), last.id, as_of.isoformat()]
+    return SearchPage(hits, next_position, ["keyword", "recency"] if recency else ["keyword"])
+
+
+def _read_position(position: list[Any]) -> tuple[datetime, tuple[float, str]]:
+    invalid = DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
+    if len(position) != 3:
+        raise invalid
+    score, ident, as_of = position
+    if not isinstance(score, int | float) or isinstance(score, bool):
+        raise invalid
+    if not isinstance(ident, str) or not isinstance(as_of, str):
+        raise invalid
+    try:
+        when = datetime.fromisoformat(as_of)
+    except ValueError:
+        raise invalid from None
+    if when.tzinfo is None:
+        raise invalid
+    return when, (float(score), ident)
+
+
+def marked(snippet: str) -> str:
+    """HTML-escape an engine snippet and turn its markers into <mark> elements, so the only
+    markup a client ever receives is ours."""
+    text = html.escape(snippet, quote=False)
+    return text.replace(MARK_START, "<mark>").replace(MARK_END, "</mark>")

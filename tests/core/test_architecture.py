@@ -1,0 +1,124 @@
+"""The map of docs/architecture.md, checked: no import circles, no project import hidden in a
+function (but the app factory's), and capabilities import each other only downwards."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIP = {".venv", "tests", "bench", "migrations", "build", "clients"}
+
+# Which service capabilities each one may import (core is open to all). The direction of
+# every other edge goes through signals or the outbox (services/core/signals.py).
+SERVICE_LAYERS = {
+    "core": set(),
+    "audit": {"core"},
+    "accounts": {"core", "audit"},
+    "keys": {"core", "audit", "accounts"},
+    "limits": {"core"},
+    "documents": {"core", "audit"},
+    "search": {"core", "documents"},
+    "platform": {"core"},
+    "oauth": {"core", "audit", "accounts"},
+    "passkeys": {"core", "audit", "accounts"},
+}
+# What the layers of the app may import, by top-level name.
+FORBIDDEN = {
+    "services": {"api", "portal", "jobs", "cli", "cli_documents", "tenancy", "app"},
+    "models": {"api", "portal", "jobs", "services", "tenancy", "app"},
+    "jobs": {"api", "portal", "cli", "tenancy", "app"},
+    "api": {"portal", "jobs", "cli", "app"},
+    "portal": {"api", "jobs", "cli", "app"},
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in ROOT.rglob("*.py"):
+        relative = path.relative_to(ROOT)
+        if SKIP & set(relative.parts):
+            continue
+        name = ".".join(relative.with_suffix("").parts).removesuffix(".__init__")
+        found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(tree: ast.AST) -> list[tuple[ast.AST, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found += [(node, f"{node.module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        targets = {_resolve(target) for _, target in _imports(ast.parse(path.read_text()))}
+        graph[name] = {t for t in targets if t and t != name}
+    return graph
+
+
+def test_there_are_no_import_circles():
+    graph = _graph()
+    visiting, done, circles = [], set(), []
+
+    def visit(module: str) -> None:
+        if module in done:
+            return
+        if module in visiting:
+            circles.append([*visiting[visiting.index(module) :], module])
+            return
+        visiting.append(module)
+        for target in sorted(graph[module]):
+            visit(target)
+        visiting.pop()
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module)
+    assert circles == []
+
+
+def test_no_project_import_hides_in_a_function():
+    hidden = []
+    for name, path in MODULES.items():
+        if name == "app":  # the factory imports inside create_app on purpose (STYLE.md)
+            continue
+        for function in ast.walk(ast.parse(path.read_text())):
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                for _, target in _imports(function):
+                    if _resolve(target):
+                        hidden.append(f"{name}.{function.name} imports {target}")
+    assert hidden == []
+
+
+def test_layers_import_only_what_they_may():
+    wrong = []
+    for name, targets in _graph().items():
+        layer = name.split(".")[0]
+        for target in targets:
+            if target.split(".")[0] in FORBIDDEN.get(layer, set()):
+                wrong.append(f"{name} -> {target}")
+            if name.startswith("services.") and target.startswith("services."):
+                mine, theirs = name.split(".")[1], target.split(".")[1]
+                if mine != theirs and theirs not in SERVICE_LAYERS[mine] | {"core"}:
+                    wrong.append(f"{name} -> {target}")
+    assert wrong == []
+
+
+def test_every_service_package_is_on_the_map():
+    packages = {p.name for p in (ROOT / "services").iterdir() if (p / "__init__.py").exists()}
+    assert packages == set(SERVICE_LAYERS)

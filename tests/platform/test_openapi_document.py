@@ -1,0 +1,120 @@
+"""The generated OpenAPI 3.1 document: valid, complete and built from the validating models."""
+
+from __future__ import annotations
+
+import re
+
+from openapi_spec_validator import validate
+from openapi_spec_validator.validation import OpenAPIV31SpecValidator
+
+
+def _spec(client):
+    response = client.get("/api/v1/openapi.json")
+    assert response.status_code == 200
+    assert "X-RateLimit-Limit" in response.headers  # public, limited per IP
+    return response.get_json()
+
+
+def test_the_document_validates_as_openapi_3_1(client):
+    spec = _spec(client)
+
+    assert spec["openapi"] == "3.1.0"
+    validate(spec, cls=OpenAPIV31SpecValidator)
+
+
+def test_every_public_route_is_documented_with_its_errors(app, client):
+    spec = _spec(client)
+    documented = {(method.upper(), path) for path, ops in spec["paths"].items() for method in ops}
+    expected = set()
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(("/api/", "/oauth/", "/.well-known/")):
+            continue
+        if "<path:" in rule.rule:
+            continue
+        path = re.sub(r"<(?:[a-z]+(?:\([^)]*\))?:)?(\w+)>", r"{\1}", rule.rule)
+        for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
+            expected.add((method, path))
+    assert expected
+    assert expected <= documented
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            for status in ("400", "404", "429", "500"):
+                assert status in op["responses"], (method, path, status)
+            if op.get("security") != []:
+                assert {"401", "403"} <= set(op["responses"]), (method, path)
+
+
+def test_operations_come_from_the_validating_models(client):
+    spec = _spec(client)
+    listing = spec["paths"]["/api/v1/documents"]["get"]
+
+    names = {p["name"] for p in listing["parameters"]}
+    assert {"limit", "cursor"} <= names
+    limit = next(p for p in listing["parameters"] if p["name"] == "limit")
+    assert limit["schema"]["minimum"] == 1  # from PageQuery: ge=1 (above 200 is clamped)
+    assert listing["x-required-scopes"] == ["documents:read"]
+    ok = listing["responses"]["200"]["content"]["application/json"]["schema"]
+    assert ok["properties"]["data"]["type"] == "array"
+    assert ok["properties"]["meta"] == {"$ref": "#/components/schemas/ListMeta"}
+
+
+def test_the_envelope_and_rate_limit_errors_are_components(client):
+    spec = _spec(client)
+    components = spec["components"]
+
+    assert components["schemas"]["ErrorEnvelope"]["required"] == ["success", "errors"]
+    too_many = components["responses"]["E429"]
+    assert too_many["headers"]["Retry-After"]["required"] is True
+    assert "X-RateLimit-Remaining" in too_many["headers"]
+    assert set(components["securitySchemes"]) == {"bearerAuth", "tenantId"}
+
+
+def test_deprecated_and_public_operations_are_marked(client):
+    spec = _spec(client)
+
+    entities = spec["paths"]["/api/v1/entities"]["get"]
+    assert entities["deprecated"] is True
+    assert "410" in entities["responses"]
+    assert spec["paths"]["/api/v1/openapi.json"]["get"]["security"] == []
+
+
+def test_the_reference_page_boots_the_vendored_renderer(client):
+    response = client.get("/docs")
+
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'data-spec-url="/api/v1/openapi.json"' in html
+    assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in html
+    assert "https://" not in html  # nothing from a CDN
+    assert "script-src 'self';" in response.headers["Content-Security-Policy"]
+    for asset in ("vendor/swagger-ui/swagger-ui-bundle.js", "js/api-docs.js"):
+        served = client.get(f"/static/{asset}")
+        assert served.status_code == 200
+        served.close()
+
+
+def test_uploads_document_their_multipart_body(client):
+    paths = client.get("/api/v1/openapi.json").get_json()["paths"]
+    upload = paths["/api/v1/documents"]["post"]["requestBody"]["content"]["multipart/form-data"]
+    schema = upload["schema"]
+    assert schema["required"] == ["file"]
+    assert schema["properties"]["file"] == {
+        "type": "string",
+        "format": "binary",
+        "description": "The document's content (the type is read from it).",
+    }
+    assert {"title", "tags", "metadata"} <= set(schema["properties"])
+    assert upload["encoding"]["metadata"] == {"contentType": "application/json"}
+    assert upload["encoding"]["tags"] == {"style": "form", "explode": True}
+    version = paths["/api/v1/documents/{document_id}/versions"]["post"]["requestBody"]
+    assert list(version["content"]["multipart/form-data"]["schema"]["properties"]) == ["file"]
+
+
+def test_the_patch_body_declares_nothing_nullable_that_the_server_refuses(client):
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    patch = schemas["DocumentPatch"]["properties"]
+    for name in ("title", "tags", "status", "metadata"):
+        assert "anyOf" not in patch[name] and "default" not in patch[name], name
+    # null still removes a metadata key (RFC 7386): that null is allowed, and documented.
+    values = patch["metadata"]["patternProperties"]["^[A-Za-z0-9_.-]{1,64}$"]["anyOf"]
+    assert {"type": "null"} in values

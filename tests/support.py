@@ -1,0 +1,52 @@
+"""Helpers shared by the document, job and search tests: a document created through the
+documents service (as an upload makes it), and the RQ worker run in burst mode."""
+
+from __future__ import annotations
+
+import io
+
+from flask import Flask
+from rq import SimpleWorker
+
+from extensions import redis_store
+from jobs.worker import AppWorker
+from services.core import queue, transaction
+from services.core.actors import Actor
+from services.documents import documents, uploads
+
+
+class InProcessWorker(AppWorker, SimpleWorker):
+    """The app's worker without the fork, so a test sees its jobs' failures and coverage."""
+
+
+def run_jobs(app: Flask) -> None:
+    InProcessWorker.flask_app = app
+    with app.app_context():
+        worker = InProcessWorker(
+            [queue.queue(n) for n in queue.QUEUE_NAMES], connection=redis_store.client
+        )
+        worker.work(burst=True, with_scheduler=False)
+
+
+def stored_document(
+    app: Flask,
+    tenant_id: str,
+    content: bytes,
+    filename: str = "file.txt",
+    *,
+    title: str | None = None,
+    tags: list[str] | None = None,
+    meta: dict[str, str] | None = None,
+    schedule: bool = True,
+) -> str:
+    """A document created by the documents service from `content`; its extraction is queued
+    unless `schedule` is False (then its text stays pending and the queue empty)."""
+    with app.app_context():
+        with uploads.receive_file(tenant_id, io.BytesIO(content), filename) as received:
+            document = documents.create_document(
+                received, Actor.system("tests"), title=title, tags=tags or [], metadata=meta or {}
+            )
+        transaction.commit()
+        if not schedule:
+            queue.queue().empty()
+        return document.id
