@@ -152,7 +152,9 @@ class CodeGrant(AuthorizationCodeGrant):
                 client_id=client.get_client_id(),
                 user_id=request.user.id,
                 redirect_uri=request.payload.redirect_uri or client.get_default_redirect_uri(),
-                scope=request.scope or "",
+                # authlib re-validates the request when it answers and resets the scope to
+                # the client's; narrow again to what the user's role allows.
+                scope=_role_scope(request.scope, request.user),
                 code_challenge=data["code_challenge"],
                 code_challenge_method=data["code_challenge_method"],
                 expires_at=clock.now() + CODE_LIFETIME,
@@ -307,5 +309,9 @@ def server() -> AuthorizationServer:
 
 def narrow_to_role(grant, user: User) -> None:
     """What the user may grant: the app's scopes that were asked for AND the user's role's."""
+    grant.request.scope = _role_scope(grant.request.scope, user)
+
+
+def _role_scope(scope: str | None, user: User) -> str:
     allowed = roles.scopes_for(user.role)
-    grant.request.scope = " ".join(s for s in (grant.request.scope or "").split() if s in allowed)
+    return " ".join(s for s in (scope or "").split() if s in allowed)
