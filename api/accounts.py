@@ -6,9 +6,9 @@ from __future__ import annotations
 from flask import g, request
 
 import tenancy
-from api.auth import current_credential, public
+from api.auth import any_credential, current_credential, public
 from api.blueprint import bp
-from api.envelope import ok
+from api.envelope import error_response, ok
 from api.schemas.accounts import CallerOut, LoginBody, TokenOut
 from api.validation import body_documented, parse_json, responds
 from errors import DomainError
@@ -50,7 +50,9 @@ def login():
             outcome.status, "INVALID_CREDENTIALS"
         )
         headers = {"Retry-After": str(outcome.retry_after)} if outcome.retry_after else {}
-        raise DomainError(outcome.status, code, outcome.error, headers=headers)
+        # Returned, not raised: raising would roll back the failure's audit entry and the
+        # throttle's count along with everything else.
+        return error_response(DomainError(outcome.status, code, outcome.error, headers=headers))
     user = UserGrant.of(outcome.principal)
     pair = tokens.issue(user, tokens.FIRST_PARTY, sorted(roles.scopes_for(user.role)))
     item = g.get("deprecation")
@@ -60,6 +62,7 @@ def login():
 
 
 @bp.get("/me")
+@any_credential
 @responds(CallerOut)
 def me():
     """The caller: a user (with an access token) or an API key, its scopes and its tenant.

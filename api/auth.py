@@ -73,6 +73,12 @@ def public(view: Callable) -> Callable:
     return view
 
 
+def any_credential(view: Callable) -> Callable:
+    """Mark an API view as open to any valid credential, whatever its scopes (/me)."""
+    view.api_any_credential = True  # type: ignore[attr-defined]
+    return view
+
+
 def require_scope(*scopes: str) -> Callable:
     """Refuse with 403 INSUFFICIENT_SCOPE unless the caller holds every scope named."""
 

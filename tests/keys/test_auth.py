@@ -222,12 +222,14 @@ def test_last_used_is_coalesced_to_one_write_a_minute(client, app, tenant, api_k
 
 
 def test_every_api_route_is_public_or_scoped(app):
-    """The one rule no route may forget: it declares scopes or says it is public."""
+    """The one rule no route may forget: it declares scopes, needs a person, takes any
+    credential (/me), or says it is public."""
+    markers = ("api_scopes", "api_public", "api_user_required", "api_any_credential")
     unguarded = []
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/"):
             continue
         view = app.view_functions[rule.endpoint]
-        if not (getattr(view, "api_scopes", None) or getattr(view, "api_public", False)):
+        if not any(getattr(view, marker, None) for marker in markers):
             unguarded.append(rule.rule)
     assert unguarded == []
