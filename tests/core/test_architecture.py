@@ -122,3 +122,16 @@ def test_layers_import_only_what_they_may():
 def test_every_service_package_is_on_the_map():
     packages = {p.name for p in (ROOT / "services").iterdir() if (p / "__init__.py").exists()}
     assert packages == set(SERVICE_LAYERS)
+
+
+def test_every_python_package_ships_with_pip_install():
+    """`pip install .` installs only the packages pyproject.toml lists: a new capability
+    package left off the list imports here and is missing from the installed service."""
+    import tomllib
+
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setuptools["packages"])
+    packages = {name for name, path in MODULES.items() if path.name == "__init__.py"}
+    top_modules = {n for n, path in MODULES.items() if path.parent == ROOT and "." not in n}
+    assert packages - listed == set()
+    assert top_modules - set(setuptools["py-modules"]) == set()
