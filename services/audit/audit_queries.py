@@ -15,7 +15,7 @@ from sqlalchemy import Select, func, or_, select
 
 import clock
 from extensions import db, redis_store
-from models import AuditEntry
+from models import AuditEntry, Tenant
 from services.audit import audit_log
 
 PAGE_SIZE = 50
@@ -200,8 +200,11 @@ def chain_status(tenant_id: str) -> audit_log.ChainReport:
         .order_by(AuditEntry.seq.desc())
         .limit(1)
     ).first()
-    # Keyed by the chain's head, so a grown (or recreated) chain is always walked afresh.
-    head_id = f"{head.seq}-{head.hash}" if head else "empty"
+    # Keyed by the chain's head and the tenant's counter, so a grown (or recreated) chain is
+    # walked afresh, and so is one cut back to a head that was cached as ok: the counter
+    # still remembers the entries that are gone.
+    counter = db.session.scalar(select(Tenant.audit_seq).where(Tenant.id == tenant_id))
+    head_id = f"{head.seq}-{head.hash}-{counter}" if head else f"empty-{counter}"
     cache_key = redis_store.key("audit-chain", tenant_id, head_id)
     try:
         cached = redis_store.client.get(cache_key)

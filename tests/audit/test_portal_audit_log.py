@@ -111,6 +111,24 @@ def test_chain_status_reports_entries_deleted_from_the_end(app, admin_client, te
     assert f"entries {last - 1}..{last} are missing at the end" in html
 
 
+def test_a_cached_ok_is_not_reused_after_the_tail_is_cut_back_to_it(app, tenant):
+    """The result is cached by chain head; cutting the newest entry off brings back an older
+    head that was cached as ok a moment ago, but the tenant's counter says more exist."""
+    from services.audit import audit_queries
+
+    _fill(app, tenant.id, 3)
+    with app.app_context():
+        assert audit_queries.chain_status(tenant.id).ok  # cached for this head
+    _fill(app, tenant.id, 1)
+    with app.app_context():
+        assert audit_queries.chain_status(tenant.id).ok
+        last = db.session.query(func.max(AuditEntry.seq)).filter_by(tenant_id=tenant.id).scalar()
+        db.session.query(AuditEntry).filter_by(tenant_id=tenant.id, seq=last).delete()
+        db.session.commit()
+        report = audit_queries.chain_status(tenant.id)
+    assert not report.ok
+
+
 def test_support_reads_any_tenants_log_and_each_read_is_audited(
     app, client, support_staff, tenant, other_tenant
 ):
