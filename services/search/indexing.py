@@ -31,6 +31,7 @@ from services.documents.blobs import blob_store
 from services.documents.storage import BlobStore, LocalBlobStore
 from services.search import extraction
 from services.search.limits import Budgets
+from services.search.scoring import unmarked
 
 log = logging.getLogger(__name__)
 
@@ -71,9 +72,10 @@ def refresh(document: Document) -> None:
     params = {
         "id": document.id,
         "tenant": document.tenant_id,
-        "title": document.title or "",
-        "keywords": keywords_of(document),
-        "body": (row.text or "")[:INDEX_MAX_CHARS],
+        # Without the highlight markers: SQLite builds snippets from these copies.
+        "title": unmarked(document.title or ""),
+        "keywords": unmarked(keywords_of(document)),
+        "body": unmarked((row.text or "")[:INDEX_MAX_CHARS]),
     }
     if dialect() == "postgresql":
         db.session.execute(

@@ -77,6 +77,25 @@ def test_highlights_mark_terms_and_escape_markup(index_documents, tenant, find):
     assert 'AT&amp;T says "5 &gt; 3"' in fields["text"]
 
 
+def test_marker_characters_in_a_document_never_become_markup(index_documents, tenant, find):
+    """The engines mark matches with U+E000/U+E001 before escaping; a document holding those
+    characters must not open or close <mark> elements of its own."""
+    index_documents(
+        tenant,
+        {
+            "title": "\ue000markerprobe\ue001 \ue000 openonly",
+            "text": "Some \ue000 words \ue001 then markerprobe and \ue001\ue001 more words.",
+        },
+    )
+    (hit,) = find("markerprobe").get_json()["data"]
+    fields = {h["field"]: h["snippet"] for h in hit["highlights"]}
+    for snippet in fields.values():
+        assert snippet.count("<mark>") == snippet.count("</mark>") == 1, snippet
+        assert "\ue000" not in snippet and "\ue001" not in snippet
+    assert fields["title"] == "<mark>markerprobe</mark>  openonly"
+    assert "<mark>markerprobe</mark>" in fields["text"]
+
+
 def test_text_only_match_has_no_title_highlight(index_documents, tenant, find):
     index_documents(tenant, {"title": "Plain title", "text": "The glacier moved slowly."})
     (hit,) = find("glacier").get_json()["data"]

@@ -86,6 +86,11 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
+def _unmarked(expression):
+    """The stored text without the highlight markers (see scoring.unmarked)."""
+    return func.replace(func.replace(expression, MARK_START, ""), MARK_END, "")
+
+
 def highlights(
     tenant_id: str, query: SearchQuery, ids: list[str]
 ) -> dict[str, list[tuple[str, str]]]:
@@ -95,9 +100,12 @@ def highlights(
     stmt = (
         select(
             Document.id,
-            func.ts_headline(config, Document.title, tsquery, _TITLE_HEADLINE),
+            func.ts_headline(config, _unmarked(Document.title), tsquery, _TITLE_HEADLINE),
             func.ts_headline(
-                config, func.left(DocumentText.text, HEADLINE_MAX_CHARS), tsquery, _HEADLINE
+                config,
+                _unmarked(func.left(DocumentText.text, HEADLINE_MAX_CHARS)),
+                tsquery,
+                _HEADLINE,
             ),
         )
         .join(DocumentText, DocumentText.document_id == Document.id)
