@@ -15,8 +15,9 @@ from sqlalchemy.orm import contains_eager
 import clock
 from errors import FieldError, conflict, validation_failed
 from extensions import db
-from models import SCOPES, ApiKey, Tenant
+from models import ApiKey, Tenant
 from models.api_key import LAST_USED_RESOLUTION
+from services.accounts import roles
 from services.audit import audit_log
 from services.core import events
 from services.core.actors import Actor
@@ -94,14 +95,8 @@ def _validate(
             )
     clean_scopes = None
     if scopes is not None:
-        unknown = [s for s in scopes if s not in SCOPES]
-        if unknown:
-            errors.append(
-                FieldError("VALIDATION_ERROR", f"Unknown scope(s): {', '.join(unknown)}.", "scopes")
-            )
-        elif not scopes:
-            errors.append(FieldError("VALIDATION_ERROR", "Choose at least one scope.", "scopes"))
-        clean_scopes = sorted(set(scopes))
+        clean_scopes, scope_errors = roles.checked_scopes(scopes)
+        errors.extend(scope_errors)
     cidrs = None
     if allowed_ips is not None:
         cidrs, ip_errors = parse_allowlist(allowed_ips)

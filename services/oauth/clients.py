@@ -15,7 +15,8 @@ from sqlalchemy import select
 import clock
 from errors import FieldError, validation_failed
 from extensions import db
-from models import SCOPES, OAuthClient, Tenant
+from models import OAuthClient, Tenant
+from services.accounts import roles
 from services.audit import audit_log
 from services.core.actors import Actor
 from services.oauth import tokens
@@ -76,14 +77,8 @@ def _validate(name: str | None, redirect_uris: list[str] | None, scopes: list[st
                 errors.append(FieldError("VALIDATION_ERROR", f"{uri!r} {problem}.", "redirectUris"))
     clean_scopes: list[str] = []
     if scopes is not None:
-        unknown = [s for s in scopes if s not in SCOPES]
-        if unknown:
-            errors.append(
-                FieldError("VALIDATION_ERROR", f"Unknown scope(s): {', '.join(unknown)}.", "scopes")
-            )
-        elif not scopes:
-            errors.append(FieldError("VALIDATION_ERROR", "Choose at least one scope.", "scopes"))
-        clean_scopes = sorted(set(scopes))
+        clean_scopes, scope_errors = roles.checked_scopes(scopes)
+        errors.extend(scope_errors)
     if errors:
         raise validation_failed(errors)
     return clean_uris, clean_scopes

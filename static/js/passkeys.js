@@ -74,35 +74,34 @@
     });
   }
 
-  function registrationJSON(credential) {
-    var response = credential.response;
+  // The JSON py_webauthn reads: the credential's ids, and its response's buffers as text.
+  function credentialJSON(credential, response) {
     return {
       id: credential.id,
       rawId: toText(credential.rawId),
       type: credential.type,
       authenticatorAttachment: credential.authenticatorAttachment || undefined,
-      response: {
-        clientDataJSON: toText(response.clientDataJSON),
-        attestationObject: toText(response.attestationObject),
-        transports: response.getTransports ? response.getTransports() : []
-      }
+      response: response
     };
+  }
+
+  function registrationJSON(credential) {
+    var response = credential.response;
+    return credentialJSON(credential, {
+      clientDataJSON: toText(response.clientDataJSON),
+      attestationObject: toText(response.attestationObject),
+      transports: response.getTransports ? response.getTransports() : []
+    });
   }
 
   function assertionJSON(credential) {
     var response = credential.response;
-    return {
-      id: credential.id,
-      rawId: toText(credential.rawId),
-      type: credential.type,
-      authenticatorAttachment: credential.authenticatorAttachment || undefined,
-      response: {
-        clientDataJSON: toText(response.clientDataJSON),
-        authenticatorData: toText(response.authenticatorData),
-        signature: toText(response.signature),
-        userHandle: response.userHandle ? toText(response.userHandle) : null
-      }
-    };
+    return credentialJSON(credential, {
+      clientDataJSON: toText(response.clientDataJSON),
+      authenticatorData: toText(response.authenticatorData),
+      signature: toText(response.signature),
+      userHandle: response.userHandle ? toText(response.userHandle) : null
+    });
   }
 
   function explain(error) {
