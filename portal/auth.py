@@ -3,7 +3,7 @@ throttle and the audit of every outcome are services/accounts/sign_in.py's."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from flask import flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
@@ -11,14 +11,27 @@ from flask_login import current_user, login_required, login_user, logout_user
 import tenancy
 from portal.access import portal_actor
 from portal.blueprint import bp
-from portal.security import SESSION_KEY
+from portal.security import SESSION_KEY, allow_form_redirect_to
 from services.accounts import sessions, sign_in
 from services.core.transaction import transactional
+from services.oauth import clients
 from tenancy import client_ip
 
 
 def _landing(principal) -> str:
     return url_for("portal.support_tenants" if principal.is_support else "portal.index")
+
+
+def _app_origin(next_path: str) -> str | None:
+    """When signing in continues an OAuth authorization whose consent is remembered, the
+    form's redirects end at the app: the origin of its registered redirect URI, or None."""
+    parts = urlsplit(next_path)
+    if parts.path != url_for("portal.oauth_authorize"):
+        return None
+    query = parse_qs(parts.query)
+    return clients.redirect_origin(
+        query.get("client_id", [None])[0], query.get("redirect_uri", [None])[0]
+    )
 
 
 def _safe_next(target: str | None) -> str | None:
@@ -44,6 +57,7 @@ def login():
         "email": "",
         "next": request.args.get("next", ""),
     }
+    allow_form_redirect_to(_app_origin(_safe_next(form["next"]) or ""))
     if request.method == "GET":
         return render_template("portal/auth/login.html", form=form, host_tenant=host_tenant)
 
@@ -62,6 +76,7 @@ def login():
         request.headers.get("User-Agent"),
     )
     if outcome.error:
+        allow_form_redirect_to(_app_origin(_safe_next(form["next"]) or ""))
         return render_template(
             "portal/auth/login.html", form=form, host_tenant=host_tenant, error=outcome.error
         ), outcome.status

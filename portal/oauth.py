@@ -21,6 +21,7 @@ from models import SCOPES, OAuthClient, User
 from portal.access import ADMIN, TENANT_ROLES, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.keys import field_errors
+from portal.security import allow_form_redirect_to
 from services.accounts import roles
 from services.audit import audit_log
 from services.core.transaction import transactional
@@ -69,6 +70,7 @@ def oauth_authorize():
     if request.method == "GET":
         if granted <= consents.remembered(user.id, client.id):
             return server.create_authorization_response(grant=grant, grant_user=user)
+        allow_form_redirect_to(clients.redirect_origin(client.id, grant.redirect_uri))
         return (
             render_template(
                 "portal/oauth/consent.html",

@@ -53,6 +53,14 @@ def content_security_policy(policy: str) -> Callable:
     return decorator
 
 
+def allow_form_redirect_to(origin: str | None) -> None:
+    """Let this page's forms end at `origin`: browsers apply `form-action` to every redirect
+    after a form is sent, so the OAuth consent and sign-in pages, whose forms end with a
+    redirect to the app, name that app's (registered) origin."""
+    if origin:
+        g.csp = f"{_policy_for_request()} {origin}"
+
+
 def _policy_for_request() -> str:
     if "csp" in g:
         return g.csp

@@ -182,6 +182,16 @@ def find_client(client_id: str | None) -> OAuthClient | None:
     return client if client is not None and client.deleted_at is None else None
 
 
+def redirect_origin(client_id: str | None, redirect_uri: str | None) -> str | None:
+    """The origin (`https://app.example`) of `redirect_uri` when it is one the live app
+    registered, exactly; None otherwise (and for a URI without a host)."""
+    client = find_client(client_id)
+    if client is None or redirect_uri not in client.redirect_uris:
+        return None
+    parts = urlsplit(redirect_uri)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else None
+
+
 def list_clients(tenant_id: str) -> list[OAuthClient]:
     return list(
         db.session.scalars(
