@@ -16,10 +16,7 @@ Usage (sync API)::
     from playwright.sync_api import sync_playwright
     from tests.browser.browser_support import chromium_available, launch_chromium
 
-    pytestmark = [
-        pytest.mark.browser,
-        pytest.mark.skipif(not chromium_available(), reason="run install-system-packages.sh"),
-    ]
+    pytestmark = BROWSER_TEST  # marked `browser`, skipped where Chromium is missing
 
     with sync_playwright() as p, launch_chromium(p) as browser:
         page = browser.new_page()
@@ -31,7 +28,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
 
 CHROMIUM_PATH = "/usr/bin/chromium"
 
@@ -50,6 +54,40 @@ CHROMIUM_ARGS: tuple[str, ...] = (
 def chromium_available() -> bool:
     """True if the system Chromium exists and is executable."""
     return os.path.isfile(CHROMIUM_PATH) and os.access(CHROMIUM_PATH, os.X_OK)
+
+
+BROWSER_TEST = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not chromium_available(),
+        reason="no /usr/bin/chromium: run scripts/install-system-packages.sh (make test does)",
+    ),
+]
+
+# Every run takes the screenshots; `make screenshots` points DMS_SCREENSHOT_DIR at
+# docs/screenshots (shown in the README), other runs keep them out of the work tree.
+SCREENSHOTS = Path(
+    os.environ.get("DMS_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "dms-screenshots"
+)
+
+
+def screenshot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@contextmanager
+def serving(app, host: str = "127.0.0.1") -> Iterator[str]:
+    """`app` behind a real threaded HTTP server on a free loopback port; yields its base URL
+    with `host` as the name the browser uses (passkeys need "localhost", not an address)."""
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{httpd.server_port}"
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=5)
 
 
 class ChromiumSession:

@@ -7,46 +7,27 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import secrets
-import tempfile
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 import requests
-from werkzeug.serving import make_server
 
-from tests.browser.browser_support import chromium_available, launch_chromium
+from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not chromium_available(),
-        reason="no /usr/bin/chromium: run scripts/install-system-packages.sh (make test does)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
-SCREENSHOTS = Path(
-    os.environ.get("DMS_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "dms-screenshots"
-)
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
 def server(app) -> Iterator[str]:
     """The test app behind a real threaded HTTP server on a free loopback port."""
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
-    finally:
-        httpd.shutdown()
-        thread.join(timeout=5)
+    with serving(app) as base:
+        yield base
 
 
 class _Callback(BaseHTTPRequestHandler):
@@ -150,11 +131,6 @@ def _me(server: str, access_token: str) -> requests.Response:
     return requests.get(f"{server}/api/v1/me", headers=headers, timeout=10)
 
 
-def _shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-
-
 def test_sign_in_consent_and_back_to_the_app_with_a_code(
     server, callback, field_app, tenant, create_user, browser_page
 ):
@@ -173,7 +149,7 @@ def test_sign_in_consent_and_back_to_the_app_with_a_code(
     assert scopes.count() == 1  # documents:read only, in plain words
     assert "List, read and download documents; search" in scopes.inner_text()
     assert "127.0.0.1" in page.locator("main").inner_text()  # where Allow leads
-    _shot(page, "22-oauth-consent")
+    screenshot(page, "22-oauth-consent")
     with page.expect_navigation(url=f"{callback.url}?**"):
         page.click("button[name=decision][value=allow]")
     assert page.locator("body").inner_text().strip() == "done"

@@ -7,28 +7,14 @@ http://localhost:<port> (RP id "localhost", the default) and the app allows that
 
 from __future__ import annotations
 
-import os
-import tempfile
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
-from tests.browser.browser_support import chromium_available, launch_chromium
+from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not chromium_available(),
-        reason="no /usr/bin/chromium: run scripts/install-system-packages.sh (make test does)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
-SCREENSHOTS = Path(
-    os.environ.get("DMS_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "dms-screenshots"
-)
 PASSWORD = "correct horse battery"
 
 
@@ -36,21 +22,9 @@ PASSWORD = "correct horse battery"
 def localhost(app, make_app) -> Iterator[str]:
     """An app on the test database behind a real HTTP server, reached as localhost."""
     application = make_app()
-    httpd = make_server("127.0.0.1", 0, application, threaded=True)
-    base = f"http://localhost:{httpd.server_port}"
-    application.config["DMS_WEBAUTHN_ORIGINS"] = [base]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(application, host="localhost") as base:
+        application.config["DMS_WEBAUTHN_ORIGINS"] = [base]
         yield base
-    finally:
-        httpd.shutdown()
-        thread.join(timeout=5)
-
-
-def _shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
 def test_add_a_passkey_then_sign_in_with_it(app, localhost, tenant, create_user):
@@ -93,7 +67,7 @@ def test_add_a_passkey_then_sign_in_with_it(app, localhost, tenant, create_user)
         page.click("#passkey-add-button")
         page.wait_for_selector("text=Passkey “Chromium on this desk” added")
         assert page.locator("#passkeys-table tbody tr").count() == 1
-        _shot(page, "20-passkeys-page")
+        screenshot(page, "20-passkeys-page")
         stored = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})
         assert len(stored["credentials"]) == 1
         assert stored["credentials"][0]["isResidentCredential"] is True
@@ -102,7 +76,7 @@ def test_add_a_passkey_then_sign_in_with_it(app, localhost, tenant, create_user)
         page.wait_for_load_state()
         page.fill("#workspace", "acme")  # no email: the authenticator offers its passkey
         assert page.locator("#passkey-signin-button").is_visible()
-        _shot(page, "21-sign-in-with-a-passkey")
+        screenshot(page, "21-sign-in-with-a-passkey")
         page.click("#passkey-signin-button")
         page.wait_for_url(f"{localhost}/")
         assert "Signed in with a passkey." in page.content()

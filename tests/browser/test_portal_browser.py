@@ -4,45 +4,23 @@ Saves a screenshot of every page on the way (`make screenshots` refreshes docs/s
 
 from __future__ import annotations
 
-import os
-import tempfile
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
-from werkzeug.serving import make_server
 
-from tests.browser.browser_support import chromium_available, launch_chromium
+from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not chromium_available(),
-        reason="no /usr/bin/chromium: run scripts/install-system-packages.sh (make test does)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
-# Every run takes the screenshots; `make screenshots` points DMS_SCREENSHOT_DIR at
-# docs/screenshots (shown in the README), other runs keep them out of the work tree.
-SCREENSHOTS = Path(
-    os.environ.get("DMS_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "dms-screenshots"
-)
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
 def server(app) -> Iterator[str]:
     """The test app behind a real threaded HTTP server on a free loopback port."""
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_port}"
-    finally:
-        httpd.shutdown()
-        thread.join(timeout=5)
+    with serving(app) as base:
+        yield base
 
 
 @pytest.fixture
@@ -91,11 +69,6 @@ def workspace(app, tenant, create_user, create_key):
     return {"reporting": reporting}
 
 
-def _shot(page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
-
-
 def _api(base: str, secret: str, tenant_id: str = "acme") -> requests.Response:
     return requests.get(
         f"{base}/api/v1/documents",
@@ -120,10 +93,10 @@ def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
         assert _api(server, workspace["reporting"]).status_code == 200
 
     page.goto(f"{server}/login")
-    _shot(page, "01-login")
+    screenshot(page, "01-login")
     _sign_in(page, server, "ada@acme.example")
     assert page.locator("h1").inner_text() == "Dashboard"
-    _shot(page, "02-dashboard")
+    screenshot(page, "02-dashboard")
 
     page.click("text=Create API key")
     page.click("button:has-text('Create key')")  # empty form: errors beside the fields
@@ -135,27 +108,27 @@ def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
     page.click("button:has-text('Create key')")
     assert "not-an-address" in page.locator("#allowed_ips").input_value()
     assert "Line 2" in page.locator("#allowedIps-errors").inner_text()
-    _shot(page, "03-create-key-errors")
+    screenshot(page, "03-create-key-errors")
     page.fill("#allowed_ips", "127.0.0.1\n10.0.0.0/8")
     page.click("button:has-text('Create key')")
     secret = page.locator("#secret").input_value()
     assert secret.startswith("dms_")
     key_id = page.locator("#new-key-id").inner_text()
-    _shot(page, "04-key-created-secret-once")
+    screenshot(page, "04-key-created-secret-once")
 
     assert _api(server, secret).status_code == 200
     page.goto(f"{server}/keys")
     assert secret not in page.content()  # shown once, never again
     assert page.locator(f"#row-{key_id}").is_visible()
-    _shot(page, "05-api-keys")
+    screenshot(page, "05-api-keys")
 
     page.goto(f"{server}/keys/{key_id}/rotate")
-    _shot(page, "06-rotate-confirm")
+    screenshot(page, "06-rotate-confirm")
     page.click("button:has-text('Create the successor key')")
     successor_secret = page.locator("#secret").input_value()
     assert successor_secret.startswith("dms_") and successor_secret != secret
     assert page.locator(".step").count() == 3
-    _shot(page, "07-rotation-three-steps")
+    screenshot(page, "07-rotation-three-steps")
     assert _api(server, successor_secret).status_code == 200
     assert _api(server, secret).status_code == 200  # both work until the old one is revoked
 
@@ -169,17 +142,17 @@ def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
     assert _api(server, secret).json()["errors"][0]["code"] == "API_KEY_REVOKED"
     assert _api(server, successor_secret).status_code == 200
     page.wait_for_timeout(1700)  # let the row's highlight fade before the screenshot
-    _shot(page, "08-api-keys-after-revoke")
+    screenshot(page, "08-api-keys-after-revoke")
 
     page.goto(f"{server}/keys/{key_id}")
-    _shot(page, "09-key-detail-history")
+    screenshot(page, "09-key-detail-history")
     page.goto(f"{server}/audit")
     assert page.locator("[data-chain=ok]").is_visible()
-    _shot(page, "10-audit-log")
+    screenshot(page, "10-audit-log")
     page.goto(f"{server}/users")
-    _shot(page, "11-users")
+    screenshot(page, "11-users")
     page.goto(f"{server}/")
-    _shot(page, "12-dashboard-with-traffic")
+    screenshot(page, "12-dashboard-with-traffic")
     assert page.problems == []
 
 
@@ -197,7 +170,7 @@ def test_revoke_without_javascript_uses_the_confirmation_page(app, server, works
         page.goto(f"{server}/keys")
         page.click("tr:has-text('reporting job') a:text-is('Revoke')")
         assert "Revoke “reporting job”?" in page.locator("h1").inner_text()
-        _shot(page, "13-revoke-confirm-no-js")
+        screenshot(page, "13-revoke-confirm-no-js")
         page.click("button:has-text('Revoke this key')")
         assert "Calls with it now answer 401" in page.content()
     assert _api(server, workspace["reporting"]).status_code == 401
@@ -208,13 +181,13 @@ def test_other_roles_in_a_real_browser(server, browser_page, workspace, tenant):
     _sign_in(page, server, "max@acme.example")
     page.goto(f"{server}/keys")
     assert "Not allowed" in page.content()
-    _shot(page, "14-member-403")
+    screenshot(page, "14-member-403")
     page.click("button:has-text('Sign out')")
 
     _sign_in(page, server, "help@operator.example", workspace=None)
     assert page.locator("h1").inner_text() == "Support console"
-    _shot(page, "15-support-tenants")
+    screenshot(page, "15-support-tenants")
     page.click("tr:has-text('acme') >> text=Audit log")
     assert "Read-only support view" in page.content()
-    _shot(page, "16-support-audit-log")
+    screenshot(page, "16-support-audit-log")
     assert page.problems == []
