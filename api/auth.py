@@ -24,6 +24,7 @@ from extensions import db
 from services.accounts import roles, tokens, user_grants
 from services.accounts.tenants import TenantRef
 from services.accounts.user_grants import UserGrant
+from services.core import auth_generation
 from services.core.actors import Actor
 from services.keys import api_keys, key_cache
 from services.keys.allowlists import ip_allowed
@@ -50,8 +51,10 @@ class Credential:
 
     @property
     def tenant(self) -> TenantRef | None:
-        """The credential's own tenant when it came with it (API keys), else None."""
-        return self.key.tenant if self.key is not None else None
+        """The credential's own tenant, remembered with the key or the user."""
+        if self.key is not None:
+            return self.key.tenant
+        return self.user.tenant if self.user is not None else None
 
     def actor(self) -> Actor:
         return Actor(
@@ -210,11 +213,12 @@ def _token_credential(token: str) -> Credential:
     """A user's access token: signature and expiry, the user still active in the claimed
     tenant, its family not revoked; no SQL while nothing changed (auth generation)."""
     claims = tokens.verify_access_token(token, current_app.config["SECRET_KEY"])
-    user = user_grants.lookup(claims["sub"])
+    generation = auth_generation.current()  # one Redis read for the user and the family
+    user = user_grants.lookup(claims["sub"], generation)
     if user is None or not user.active or user.tenant_id != claims.get("tenant_id"):
         raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.")
     family = claims.get("fam")
-    if isinstance(family, str) and oauth_tokens.family_revoked(family):
+    if isinstance(family, str) and oauth_tokens.family_revoked(family, generation):
         raise DomainError(401, "INVALID_TOKEN", "The access token has been revoked.")
     # What the token was granted, narrowed to what the user's role allows now.
     scopes = frozenset(str(claims.get("scope", "")).split()) & roles.scopes_for(user.role)

@@ -176,9 +176,9 @@ def last_used(user_id: str, client_id: str):
     )
 
 
-def family_revoked(family_id: str) -> bool:
-    """Whether the family was revoked (remembered per process under the auth generation)."""
-    generation = auth_generation.current()
+def family_revoked(family_id: str, generation: str | None) -> bool:
+    """Whether the family was revoked (remembered per process under `generation`, which is
+    `auth_generation.current()` read before any database read of the request)."""
     known = _FAMILIES.get(family_id, generation)
     if known is not auth_generation.MISSING:
         return known

@@ -220,3 +220,22 @@ def test_unknown_secrets_are_not_remembered(app, client, tenant):
         response = client.get(URL, headers=auth_headers(api_keys.generate_secret(), tenant.id))
         assert _error(response) == "INVALID_API_KEY"
     assert len(entries) == before
+
+
+def test_an_access_token_seen_before_needs_no_sql(app, client, tenant, member):
+    """The user, their tenant and the token family are remembered like a key: a second call
+    to /me (which reads nothing itself) runs no SQL at all, whichever source names the
+    tenant (the header, or the token's claim as the fourth source)."""
+    from models import SCOPES
+    from services.accounts import tokens
+
+    with app.app_context():
+        token = tokens.issue_access_token(member, sorted(SCOPES), app.config["SECRET_KEY"])
+    for headers in (auth_headers(token, tenant.id), auth_headers(token)):
+        per_call = []
+        for _ in range(2):
+            with statements(app) as seen:
+                response = client.get("/api/v1/me", headers=headers)
+                assert response.status_code == 200, response.get_json()
+            per_call.append(seen)
+        assert per_call[1] == [], per_call[1]
