@@ -78,8 +78,10 @@ def _subscribe_capabilities() -> None:
     """Connect the receivers through which capabilities follow each other's changes
     (services/core/signals.py)."""
     from services.search import subscriptions
+    from services.webhooks import subscriptions as webhook_subscriptions
 
     subscriptions.connect()
+    webhook_subscriptions.connect()
 
 
 def _protect_forms(app: Flask) -> None:

@@ -19,6 +19,7 @@ from flask.cli import AppGroup, with_appcontext
 import clock
 import embedded_redis
 from cli_documents import documents_cli
+from cli_webhooks import webhooks_cli
 from errors import DomainError
 from extensions import db
 from jobs.worker import run_worker
@@ -340,3 +341,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(stop_embedded_redis)
     app.cli.add_command(worker)
     app.cli.add_command(documents_cli)
+    app.cli.add_command(webhooks_cli)

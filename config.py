@@ -52,7 +52,11 @@ class Config:
         )
         # Tenants are served at <slug>.<DMS_BASE_DOMAIN> when set.
         self.DMS_BASE_DOMAIN = (os.environ.get("DMS_BASE_DOMAIN") or "").lower().strip(".")
+        # Webhook URLs (docs/webhooks.md): private, loopback and link-local addresses are
+        # refused on every attempt unless this is set (tests, single-VM setups); plain http
+        # is refused unless DMS_WEBHOOK_ALLOW_HTTP is set.
         self.DMS_WEBHOOK_ALLOW_PRIVATE = _bool("DMS_WEBHOOK_ALLOW_PRIVATE", False)
+        self.DMS_WEBHOOK_ALLOW_HTTP = _bool("DMS_WEBHOOK_ALLOW_HTTP", False)
         self.DMS_MAX_UPLOAD_BYTES = _int("DMS_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
         self.DMS_MAX_JSON_BYTES = _int("DMS_MAX_JSON_BYTES", 1024 * 1024)
         # Days a document stays in the trash before the purge job removes it for good.

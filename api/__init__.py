@@ -13,6 +13,7 @@ from api import (  # noqa: F401  (they attach their routes)
     openapi,
     passkeys,
     search,
+    webhooks,
 )
 from api.blueprint import bp
 from api.internal import bp as internal_bp

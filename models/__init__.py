@@ -12,12 +12,14 @@ from models.passkey import Passkey
 from models.portal_session import PortalSession
 from models.tenant import PLAN_LIMITS, Plan, Tenant
 from models.user import Role, SupportStaff, User
+from models.webhook import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
 __all__ = [
     "PLAN_LIMITS",
     "SCOPES",
     "ApiKey",
     "AuditEntry",
+    "DeliveryStatus",
     "DeprecationNotice",
     "DeprecationUsage",
     "Document",
@@ -40,4 +42,7 @@ __all__ = [
     "Tenant",
     "TextStatus",
     "User",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookEndpoint",
 ]

@@ -1,9 +1,11 @@
-"""The one way to emit a domain event: a row in the outbox, in the caller's transaction."""
+"""The one way to emit a domain event: a row in the outbox, in the caller's transaction,
+announced with the `event_emitted` signal (webhooks fan it out to the endpoints that want it)."""
 
 from __future__ import annotations
 
 from extensions import db
 from models.event import Event
+from services.core import signals
 
 
 def emit(tenant_id: str, type_: str, data: dict) -> Event:
@@ -12,4 +14,5 @@ def emit(tenant_id: str, type_: str, data: dict) -> Event:
     event = Event(tenant_id=tenant_id, type=type_, data=data)
     db.session.add(event)
     db.session.flush()
+    signals.event_emitted.send(event)
     return event

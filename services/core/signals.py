@@ -4,7 +4,8 @@ keeps the text index) subscribes, without the first importing the second. Receiv
 synchronously, in the sender's unit of work; work that must wait for the commit registers
 itself with `transaction.after_commit`.
 
-Who subscribes: services/search/subscriptions.py (connected by create_app)."""
+Who subscribes: services/search/subscriptions.py and services/webhooks/subscriptions.py
+(connected by create_app)."""
 
 from __future__ import annotations
 
@@ -18,3 +19,5 @@ document_content_changed = _signals.signal("document-content-changed")
 document_fields_changed = _signals.signal("document-fields-changed")
 # sender: the document id; tenant_id=... The rows are being deleted for good (trash purge).
 document_purged = _signals.signal("document-purged")
+# sender: the Event, just written to the outbox in the caller's unit of work (events.emit).
+event_emitted = _signals.signal("event-emitted")

@@ -6,46 +6,22 @@ jobs/housekeeping.py runs this every few minutes; `flask documents reindex` does
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from redis.exceptions import RedisError
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
 from sqlalchemy import or_, select
 
 import clock
-from extensions import db, redis_store
+from extensions import db
 from models import Document, DocumentText, TextStatus
+from services.core.queue import job_is_alive
 from services.search import indexing
 
 log = logging.getLogger(__name__)
 
 # A job enqueued this recently may not be visible yet, or be about to start: leave it be.
 GRACE = timedelta(minutes=10)
-# A started job whose work horse has not sent a heartbeat for this long died with it.
-HEARTBEAT_LOST_AFTER = timedelta(minutes=5)
 BATCH = 500
-_WAITING = {JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
-
-
-def job_is_alive(job_id: str | None) -> bool:
-    """Whether an RQ job still carries its work: waiting, scheduled (a retry), or running
-    with a recent heartbeat."""
-    if not job_id:
-        return False
-    try:
-        job = Job.fetch(job_id, connection=redis_store.client)
-    except NoSuchJobError:
-        return False
-    status = job.get_status(refresh=False)
-    if status in _WAITING:
-        return True
-    if status == JobStatus.STARTED:
-        beat = job.last_heartbeat
-        if beat is not None and beat.tzinfo is None:
-            beat = beat.replace(tzinfo=UTC)
-        return beat is not None and datetime.now(UTC) - beat < HEARTBEAT_LOST_AFTER
-    return False
 
 
 def lost_extractions() -> list[Document]:

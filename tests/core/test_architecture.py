@@ -22,6 +22,7 @@ SERVICE_LAYERS = {
     "platform": {"core"},
     "oauth": {"core", "audit", "accounts"},
     "passkeys": {"core", "audit", "accounts"},
+    "webhooks": {"core", "audit"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {

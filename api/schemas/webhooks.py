@@ -1,0 +1,55 @@
+"""Request models of the webhooks resource (camelCase on the wire); the responses are
+services/webhooks/wire.py's. The URL rules and the event catalogue are the service's."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
+
+from api.pagination import PageQuery
+from services.webhooks.addresses import MAX_URL_LENGTH
+from services.webhooks.endpoints import MAX_EVENT_TYPES
+
+Url = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_URL_LENGTH)
+]
+EventName = Annotated[str, StringConstraints(min_length=1, max_length=80)]
+Description = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+
+class WebhookCreate(_Body):
+    """POST /webhooks."""
+
+    url: Url = Field(description="https:// URL that receives the events (POST, JSON).")
+    events: list[EventName] = Field(
+        min_length=1,
+        max_length=MAX_EVENT_TYPES,
+        description='Event types (GET /webhooks/event-types), or ["*"] for all, new ones too.',
+    )
+    description: Description | None = None
+    enabled: bool = True
+
+
+class WebhookPatch(_Body):
+    """PATCH /webhooks/{id}: only the fields sent change."""
+
+    url: Url | None = None
+    events: list[EventName] | None = Field(None, min_length=1, max_length=MAX_EVENT_TYPES)
+    description: Description | None = None
+    enabled: bool | None = None
+
+
+class WebhookListQuery(PageQuery):
+    """GET /webhooks: newest first."""
+
+
+class DeliveryListQuery(PageQuery):
+    """GET /webhooks/{id}/deliveries: newest first, each with its attempts."""
+
+    status: Literal["pending", "retrying", "succeeded", "failed"] | None = None

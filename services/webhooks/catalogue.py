@@ -1,0 +1,101 @@
+"""The event types an endpoint can subscribe to, each with what fires it and a sample payload
+(published at GET /api/v1/webhooks/event-types). Receivers must tolerate types added later
+(spec 6.2): an endpoint subscribed to `*` gets them without a change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+TEST_EVENT = "webhook.test"
+WILDCARD = "*"
+
+_DOCUMENT = {
+    "id": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "title": "Q3 report",
+    "filename": "q3.pdf",
+    "contentType": "application/pdf",
+    "size": 48213,
+    "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "status": "active",
+    "tags": ["finance"],
+    "metadata": {"quarter": "Q3"},
+    "textStatus": "pending",
+    "textError": None,
+    "textTruncated": False,
+    "currentVersion": 1,
+    "createdBy": "key_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "createdAt": "2026-11-21T10:00:00Z",
+    "updatedAt": "2026-11-21T10:00:00Z",
+    "deletedAt": None,
+}
+
+
+@dataclass(frozen=True)
+class EventType:
+    name: str
+    description: str
+    sample: dict[str, Any]
+
+
+CATALOGUE: tuple[EventType, ...] = (
+    EventType("document.created", "A document was uploaded.", {"document": _DOCUMENT}),
+    EventType(
+        "document.updated",
+        "A document's content, title, tags, metadata or status changed.",
+        {"document": _DOCUMENT, "changes": ["title"]},
+    ),
+    EventType(
+        "document.deleted",
+        "A document was moved to the trash.",
+        {
+            "document": {**_DOCUMENT, "status": "deleted", "deletedAt": "2026-11-22T09:00:00Z"},
+            "deletedBy": "key:key_01jf3x9k2m4n5p6q7r8s9t0v1w",
+        },
+    ),
+    EventType(
+        "api_key.created",
+        "An API key was created.",
+        {
+            "keyId": "key_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "name": "CI uploads",
+            "scopes": ["documents:write"],
+            "allowedIps": [],
+        },
+    ),
+    EventType(
+        "api_key.rotated",
+        "An API key got a successor; the old key stays valid until it is revoked.",
+        {
+            "keyId": "key_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "successorId": "key_01jf3xa0000000000000000000",
+        },
+    ),
+    EventType(
+        "api_key.revoked",
+        "An API key was revoked; it is refused from the next request.",
+        {"keyId": "key_01jf3x9k2m4n5p6q7r8s9t0v1w"},
+    ),
+    EventType(
+        "api.deprecation_notice",
+        "The tenant used a deprecated endpoint or field (at most once per item and day).",
+        {
+            "item": "login-form",
+            "endpoint": "POST /api/v1/login (form-encoded)",
+            "credential": {"id": "usr_01jf3x9k2m4n5p6q7r8s9t0v1w", "type": "user", "name": "a@b.c"},
+            "deprecatedAt": "2026-05-01",
+            "sunset": "2027-01-01",
+            "replacement": "POST /api/v1/login (JSON)",
+            "migrationGuide": "/docs/migrations/login-json",
+        },
+    ),
+    EventType(
+        TEST_EVENT,
+        "Sent by POST /api/v1/webhooks/{id}/test to that endpoint only.",
+        {"message": "This is a test event from the Document Management Service."},
+    ),
+)
+
+EVENT_TYPES = frozenset(t.name for t in CATALOGUE)
+# Sent to one endpoint on request, never fanned out to subscribers.
+DIRECT_ONLY = frozenset({TEST_EVENT})

@@ -1,0 +1,340 @@
+"""Deliveries: an event fanned out to the endpoints that want it (a row per endpoint, in the
+event's own transaction), attempted on the schedule of CONTRACT §7, one attempt at a time.
+
+The database is the record of truth; RQ only carries the work. A delivery is enqueued after
+its transaction commits; the attempt claims it with a conditional UPDATE (so a slow attempt, a
+duplicate job and the reconciler never send it twice at once), commits the claim, sends, then
+records the outcome in a second unit of work (jobs/webhooks.py draws the boundaries)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+import orjson
+from flask import current_app
+from redis.exceptions import RedisError
+from sqlalchemy import or_, update
+from sqlalchemy.orm import selectinload
+
+import clock
+from errors import conflict, not_found
+from extensions import db
+from models import DeliveryStatus, Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from models.webhook import OPEN_STATUSES
+from services.audit import audit_log
+from services.core import events, queue, transaction
+from services.core.actors import Actor
+from services.core.paging import keyset_page
+from services.webhooks import addresses, endpoints, health, signing, transport
+from services.webhooks.catalogue import DIRECT_ONLY, TEST_EVENT
+from services.webhooks.transport import Outcome
+
+log = logging.getLogger(__name__)
+
+# CONTRACT §7: attempts counted from the event (8 over 48 hours).
+SCHEDULE = (
+    timedelta(0),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=6),
+    timedelta(hours=12),
+    timedelta(hours=24),
+    timedelta(hours=48),
+)
+# Longer than any attempt (10 s of HTTP, a DNS lookup, two commits): a claim left by a worker
+# killed mid-attempt lapses after it, and the reconciler sends again.
+CLAIM_LEASE = timedelta(minutes=2)
+MAX_PAYLOAD_BYTES = 256 * 1024
+DELIVERY_JOB = "jobs.webhooks.deliver"
+JOB_TIMEOUT = 60
+
+
+@dataclass(frozen=True)
+class AttemptPlan:
+    """What one claimed attempt sends, built inside the claim's unit of work."""
+
+    delivery_id: str
+    url: str
+    headers: dict[str, str]
+    body: bytes
+    started_at: datetime
+
+
+# --- fan-out and enqueueing ------------------------------------------------------------------
+
+
+def fan_out(event: Event) -> list[WebhookDelivery]:
+    """A pending delivery per enabled endpoint subscribed to `event`, in the event's unit of
+    work (so an event is never committed without its deliveries); enqueued after the commit."""
+    if event.type in DIRECT_ONLY:
+        return []
+    made = [_new_delivery(event, e) for e in endpoints.subscribers(event.tenant_id, event.type)]
+    event.dispatched_at = clock.now()
+    db.session.flush()
+    _enqueue_after_commit(made)
+    return made
+
+
+def _new_delivery(event: Event, endpoint: WebhookEndpoint) -> WebhookDelivery:
+    delivery = WebhookDelivery(
+        tenant_id=event.tenant_id,
+        endpoint_id=endpoint.id,
+        event_id=event.id,
+        status=DeliveryStatus.PENDING.value,
+        attempt_count=0,
+        next_attempt_at=event.created_at,
+        job_id=_new_job_id(),
+    )
+    db.session.add(delivery)
+    return delivery
+
+
+def _new_job_id() -> str:
+    return f"webhook-{secrets.token_hex(10)}"
+
+
+def _enqueue_after_commit(deliveries: Sequence[WebhookDelivery]) -> None:
+    jobs = [(d.id, d.job_id) for d in deliveries]
+    if jobs:
+        transaction.after_commit(partial(enqueue, jobs))
+
+
+def enqueue(jobs: Sequence[tuple[str, str | None]]) -> int:
+    """Put (delivery id, job id) pairs on the queue; a Redis failure is logged and left to the
+    reconciler, which finds the deliveries due and their jobs missing."""
+    done = 0
+    try:
+        for delivery_id, job_id in jobs:
+            queue.enqueue(DELIVERY_JOB, delivery_id, job_id=job_id, job_timeout=JOB_TIMEOUT)
+            done += 1
+    except RedisError as exc:
+        log.warning("webhook deliveries not enqueued; the reconciler will", extra={"err": str(exc)})
+    return done
+
+
+def reschedule(deliveries: Sequence[WebhookDelivery]) -> None:
+    """Give each delivery a fresh job id and enqueue it after the commit (the reconciler)."""
+    for delivery in deliveries:
+        delivery.job_id = _new_job_id()
+    db.session.flush()
+    _enqueue_after_commit(deliveries)
+
+
+# --- one attempt -----------------------------------------------------------------------------
+
+
+def claim(delivery_id: str) -> AttemptPlan | None:
+    """Claim the delivery for one attempt if it is open, due and not claimed; None otherwise
+    (already done, not due yet, or another attempt holds it). The caller commits the claim
+    before sending."""
+    now = clock.now()
+    claimed = db.session.execute(
+        update(WebhookDelivery)
+        .where(
+            WebhookDelivery.id == delivery_id,
+            WebhookDelivery.status.in_(OPEN_STATUSES),
+            WebhookDelivery.next_attempt_at <= now,
+            or_(WebhookDelivery.claimed_until.is_(None), WebhookDelivery.claimed_until < now),
+        )
+        .values(claimed_until=now + CLAIM_LEASE)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:
+        return None
+    delivery = db.session.get(WebhookDelivery, delivery_id, populate_existing=True)
+    assert delivery is not None
+    if not delivery.endpoint.enabled:
+        _close(delivery, DeliveryStatus.FAILED, now)
+        return None
+    event = delivery.event
+    body = payload_bytes(event)
+    timestamp = int(now.timestamp())
+    try:
+        keys = endpoints.signing_secrets(delivery.endpoint)
+    except ValueError as exc:  # SECRET_KEY changed: nothing can be signed until a rotation
+        log.error("webhook secret unreadable", extra={"endpoint_id": delivery.endpoint_id})
+        keys, body = [], str(exc).encode()
+    headers = {
+        "webhook-id": event.id,
+        "webhook-timestamp": str(timestamp),
+        "webhook-signature": signing.signature_header(event.id, timestamp, body, keys),
+    }
+    return AttemptPlan(delivery.id, delivery.endpoint.url, headers, body, now)
+
+
+def send(plan: AttemptPlan) -> Outcome:
+    """The SSRF guard, then the request; outside any unit of work (it takes up to 10 s)."""
+    if not plan.headers["webhook-signature"]:
+        return Outcome(None, 0, error=plan.body.decode())
+    try:
+        target = addresses.resolve(
+            plan.url, allow_private=current_app.config["DMS_WEBHOOK_ALLOW_PRIVATE"]
+        )
+    except addresses.AddressRefused as exc:
+        return Outcome(None, 0, error=str(exc)[:500])
+    return transport.post(target, plan.headers, plan.body)
+
+
+def record_outcome(plan: AttemptPlan, outcome: Outcome) -> str | None:
+    """Record the attempt and decide what follows: succeeded, the next slot of the schedule,
+    or failed (the schedule is spent, or the receiver answered 410 Gone or has failed every
+    attempt for 5 days, which also disable the endpoint). Returns the delivery's status (None
+    if it was deleted meanwhile)."""
+    delivery = db.session.get(WebhookDelivery, plan.delivery_id, populate_existing=True)
+    if delivery is None:
+        return None
+    now = clock.now()
+    number = delivery.attempt_count + 1
+    db.session.add(
+        WebhookAttempt(
+            delivery_id=delivery.id,
+            number=number,
+            at=plan.started_at,
+            status_code=outcome.status_code,
+            latency_ms=outcome.latency_ms,
+            error=outcome.error,
+            response_excerpt=outcome.excerpt,
+        )
+    )
+    delivery.attempt_count = number
+    delivery.claimed_until = None
+    if outcome.succeeded:
+        _close(delivery, DeliveryStatus.SUCCEEDED, now)
+    elif outcome.status_code == 410:
+        endpoints.disable(
+            delivery.endpoint, f"The endpoint answered 410 Gone on {clock.rfc3339(now)}."
+        )
+        _close(delivery, DeliveryStatus.FAILED, now)
+    else:
+        due = next_attempt_at(delivery.event.created_at, number, now, outcome.retry_after)
+        if health.disable_if_failing(delivery.endpoint) or due is None:
+            _close(delivery, DeliveryStatus.FAILED, now)
+        else:
+            delivery.status = DeliveryStatus.RETRYING.value
+            delivery.next_attempt_at = due
+    db.session.flush()
+    return delivery.status
+
+
+def next_attempt_at(
+    event_at: datetime, attempts_made: int, now: datetime, retry_after: float | None = None
+) -> datetime | None:
+    """The schedule's next slot after `attempts_made` attempts (now, if that slot has passed),
+    or None when the schedule is spent. A Retry-After that falls within the schedule (before
+    its last slot) defers the attempt to it; one beyond is ignored and the schedule holds."""
+    if attempts_made >= len(SCHEDULE):
+        return None
+    due = max(event_at + SCHEDULE[attempts_made], now)
+    if retry_after is not None:
+        wanted = now + timedelta(seconds=retry_after)
+        if wanted <= event_at + SCHEDULE[-1]:
+            due = max(due, wanted)
+    return due
+
+
+def _close(delivery: WebhookDelivery, status: DeliveryStatus, now: datetime) -> None:
+    delivery.status = status.value
+    delivery.completed_at = now
+    delivery.next_attempt_at = None
+    delivery.claimed_until = None
+    db.session.flush()
+
+
+def payload_bytes(event: Event) -> bytes:
+    """The event as JSON; over MAX_PAYLOAD_BYTES its data keeps only the ids (and `truncated`),
+    so the receiver fetches the rest through the API."""
+    payload = event.as_payload()
+    body = orjson.dumps(payload)
+    if len(body) <= MAX_PAYLOAD_BYTES:
+        return body
+    payload["data"] = {**_ids_only(event.data), "truncated": True}
+    return orjson.dumps(payload)
+
+
+def _ids_only(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return None
+    kept: dict[str, Any] = {}
+    for key, item in value.items():
+        if isinstance(item, dict):
+            inner = _ids_only(item)
+            if inner:
+                kept[key] = inner
+        elif (key == "id" or key.endswith("Id")) and isinstance(item, str):
+            kept[key] = item
+    return kept
+
+
+# --- what people do with deliveries ----------------------------------------------------------
+
+
+def send_test(endpoint: WebhookEndpoint, actor: Actor) -> WebhookDelivery:
+    """A `webhook.test` event for this endpoint alone, delivered like any other."""
+    if not endpoint.enabled:
+        raise conflict("The endpoint is disabled; enable it before testing it.")
+    event = events.emit(
+        endpoint.tenant_id,
+        TEST_EVENT,
+        {
+            "message": "This is a test event from the Document Management Service.",
+            "endpointId": endpoint.id,
+            "requestedBy": actor.ref,
+        },
+    )
+    delivery = _new_delivery(event, endpoint)
+    db.session.flush()
+    _enqueue_after_commit([delivery])
+    return delivery
+
+
+def retry_delivery(delivery: WebhookDelivery, actor: Actor) -> WebhookDelivery:
+    """Attempt now, whatever the delivery's state: a failed one gets one more attempt, an open
+    one has its next attempt brought forward (the schedule goes on from there)."""
+    now = clock.now()
+    if not delivery.endpoint.enabled:
+        raise conflict("The endpoint is disabled; enable it before retrying.")
+    if delivery.claimed_until is not None and delivery.claimed_until > now:
+        raise conflict("An attempt of this delivery is in progress.")
+    delivery.status = (
+        DeliveryStatus.RETRYING.value if delivery.attempt_count else DeliveryStatus.PENDING.value
+    )
+    delivery.completed_at = None
+    delivery.next_attempt_at = now
+    reschedule([delivery])
+    audit_log.record(
+        delivery.tenant_id,
+        actor,
+        "webhook.delivery_retried",
+        target_type="webhook_delivery",
+        target_id=delivery.id,
+        details={"endpointId": delivery.endpoint_id, "eventId": delivery.event_id},
+    )
+    return delivery
+
+
+def get_delivery(endpoint: WebhookEndpoint, delivery_id: str) -> WebhookDelivery:
+    delivery = WebhookDelivery.get_for_tenant(delivery_id, endpoint.tenant_id)
+    if delivery.endpoint_id != endpoint.id:
+        raise not_found(WebhookDelivery.__not_found_label__)
+    return delivery
+
+
+def list_deliveries(
+    endpoint: WebhookEndpoint, limit: int, after: Sequence[Any] | None, status: str | None = None
+) -> tuple[list[WebhookDelivery], bool]:
+    """The endpoint's deliveries, newest first, with their attempts."""
+    stmt = (
+        WebhookDelivery.query_for_tenant(endpoint.tenant_id)
+        .where(WebhookDelivery.endpoint_id == endpoint.id)
+        .options(selectinload(WebhookDelivery.attempts))
+    )
+    if status is not None:
+        stmt = stmt.where(WebhookDelivery.status == status)
+    return keyset_page(stmt, [(WebhookDelivery.id, True)], limit, after)

@@ -1,0 +1,139 @@
+"""Webhook endpoints, deliveries and the event catalogue as they go over the wire (CONTRACT
+§9): one pydantic model each, which produces the JSON and describes it in OpenAPI."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import (
+    AliasGenerator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+    WithJsonSchema,
+)
+from pydantic.alias_generators import to_camel
+
+import clock
+from models import WebhookDelivery, WebhookEndpoint
+from services.webhooks.catalogue import CATALOGUE, EventType
+
+Timestamp = Annotated[
+    datetime,
+    PlainSerializer(clock.rfc3339, return_type=str),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(
+        from_attributes=True, alias_generator=AliasGenerator(serialization_alias=to_camel)
+    )
+
+
+class WebhookEndpointOut(_Wire):
+    id: str
+    url: str
+    events: list[str] = Field(validation_alias="event_types")
+    enabled: bool
+    description: str | None
+    disabled_reason: str | None
+    created_at: Timestamp
+    updated_at: Timestamp
+    # Until when the secret replaced by the last rotation still signs (both are sent).
+    previous_secret_expires_at: Timestamp | None
+
+
+class WebhookEndpointWithSecretOut(WebhookEndpointOut):
+    """The create and rotate-secret answers: the only time the secret is shown."""
+
+    secret: str = Field(description="whsec_…: keep it; it is never shown again.")
+
+
+class WebhookAttemptOut(_Wire):
+    at: Timestamp
+    status_code: int | None
+    latency_ms: int
+    error: str | None
+    response_excerpt: str | None = Field(description="The first KiB of the answer.")
+
+
+class WebhookDeliveryOut(_Wire):
+    id: str
+    endpoint_id: str
+    event_id: str
+    event_type: str
+    status: str = Field(description="pending, retrying, succeeded or failed.")
+    attempt_count: int
+    attempts: list[WebhookAttemptOut]
+    next_attempt_at: Timestamp | None
+    created_at: Timestamp
+    completed_at: Timestamp | None
+
+
+class WebhookEventTypeOut(_Wire):
+    type: str
+    description: str
+    sample: dict[str, Any] = Field(description="A whole event of this type, as delivered.")
+
+
+_ENDPOINTS = TypeAdapter(list[WebhookEndpointOut])
+_DELIVERIES = TypeAdapter(list[WebhookDeliveryOut])
+
+
+def endpoint_data(endpoint: WebhookEndpoint, secret: str | None = None) -> dict[str, Any]:
+    data = WebhookEndpointOut.model_validate(endpoint).model_dump(mode="json", by_alias=True)
+    if secret is not None:
+        data["secret"] = secret
+    return data
+
+
+def endpoints_data(rows: list[WebhookEndpoint]) -> list[dict[str, Any]]:
+    return _ENDPOINTS.dump_python(
+        _ENDPOINTS.validate_python(rows, from_attributes=True), mode="json", by_alias=True
+    )
+
+
+def _delivery_fields(delivery: WebhookDelivery) -> dict[str, Any]:
+    return {
+        "id": delivery.id,
+        "endpoint_id": delivery.endpoint_id,
+        "event_id": delivery.event_id,
+        "event_type": delivery.event.type,
+        "status": delivery.status,
+        "attempt_count": delivery.attempt_count,
+        "attempts": delivery.attempts,
+        "next_attempt_at": delivery.next_attempt_at,
+        "created_at": delivery.created_at,
+        "completed_at": delivery.completed_at,
+    }
+
+
+def delivery_data(delivery: WebhookDelivery) -> dict[str, Any]:
+    model = WebhookDeliveryOut.model_validate(_delivery_fields(delivery))
+    return model.model_dump(mode="json", by_alias=True)
+
+
+def deliveries_data(rows: list[WebhookDelivery]) -> list[dict[str, Any]]:
+    models = _DELIVERIES.validate_python([_delivery_fields(d) for d in rows], from_attributes=True)
+    return _DELIVERIES.dump_python(models, mode="json", by_alias=True)
+
+
+def _sample_event(event_type: EventType) -> dict[str, Any]:
+    return {
+        "id": "evt_01jf3x9k2m4n5p6q7r8s9t0v1w",
+        "type": event_type.name,
+        "createdAt": "2026-11-21T10:00:00Z",
+        "tenantId": "acme",
+        "data": event_type.sample,
+    }
+
+
+def event_types_data() -> list[dict[str, Any]]:
+    return [
+        {"type": t.name, "description": t.description, "sample": _sample_event(t)}
+        for t in CATALOGUE
+    ]
