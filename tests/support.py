@@ -15,8 +15,9 @@ from services.core.actors import Actor
 from services.documents import documents, uploads
 
 
-class InProcessWorker(AppWorker, SimpleWorker):
-    """The app's worker without the fork, so a test sees its jobs' failures and coverage."""
+class InProcessWorker(SimpleWorker, AppWorker):
+    """The app's worker without the fork, so a test sees its jobs' failures and coverage
+    (SimpleWorker first: its execute_job, not the forking one of rq's Worker, must win)."""
 
 
 def run_jobs(app: Flask) -> None:
