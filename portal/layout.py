@@ -38,9 +38,18 @@ ACTION_LABELS = {
     "oauth.code_reused": "Authorization code replayed (tokens revoked)",
     "oauth.refresh_reused": "Refresh token replayed (family revoked)",
     "user.signed_out_everywhere": "Signed out everywhere",
+    "passkey.registered": "Passkey added",
+    "passkey.renamed": "Passkey renamed",
+    "passkey.removed": "Passkey removed",
+    "webhook.created": "Webhook endpoint added",
+    "webhook.updated": "Webhook endpoint changed",
+    "webhook.deleted": "Webhook endpoint deleted",
+    "webhook.secret_rotated": "Webhook secret rotated",
+    "webhook.delivery_retried": "Webhook delivery retried",
     "tenant.created": "Workspace created",
     "tenant.limits_changed": "Plan limits changed",
     "support.audit_viewed": "Support staff viewed the audit log",
+    "document.purged": "Document purged from the trash",
 }
 
 

@@ -186,3 +186,25 @@ def test_dashboard_meters_keys_without_a_quota_from_the_usage_counters(
 def test_dashboard_without_keys_says_what_to_do_next(admin_client):
     html = admin_client.get("/").get_data(as_text=True)
     assert "No active keys" in html and "Create API key" in html
+
+
+def test_every_audited_action_has_a_label_on_the_audit_page():
+    """The audit page shows people a label per action: a new action needs one."""
+    import ast
+    from pathlib import Path
+
+    from portal.layout import ACTION_LABELS
+
+    recorded = set()
+    for path in Path(__file__).resolve().parents[2].joinpath("services").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "record"
+                and len(node.args) >= 3
+                and isinstance(node.args[2], ast.Constant)
+            ):
+                recorded.add(node.args[2].value)
+    assert len(recorded) > 20  # the scan finds the calls
+    assert recorded - set(ACTION_LABELS) == set()
