@@ -151,7 +151,10 @@ class CodeGrant(AuthorizationCodeGrant):
                 code_hash=_digest(code),
                 client_id=client.get_client_id(),
                 user_id=request.user.id,
-                redirect_uri=request.payload.redirect_uri or client.get_default_redirect_uri(),
+                # What the authorization request sent ("" when it left it out, as an app
+                # with one registered URI may): the exchange must repeat it only if it was
+                # sent (RFC 6749 §4.1.3).
+                redirect_uri=request.payload.redirect_uri or "",
                 # authlib re-validates the request when it answers and resets the scope to
                 # the client's; narrow again to what the user's role allows.
                 scope=_role_scope(request.scope, request.user),

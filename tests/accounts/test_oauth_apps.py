@@ -144,3 +144,21 @@ def test_a_registration_without_the_csrf_token_creates_nothing(app, admin_client
         from services.oauth import clients
 
         assert clients.list_clients(tenant.id) == []
+
+
+def test_an_app_with_one_redirect_uri_may_leave_it_out_of_both_requests(app, admin_client, tenant):
+    """RFC 6749 §4.1.3: the exchange repeats redirect_uri only if the authorization sent it."""
+    from tests.accounts.test_oauth import code_of as _code_of
+
+    html = _register(admin_client).get_data(as_text=True)
+    client_id = _CLIENT_ID.search(html).group(1)
+    verifier, challenge = pkce()
+    page = admin_client.get("/oauth/authorize", query_string={
+        "response_type": "code", "client_id": client_id, "scope": "documents:read",
+        "code_challenge": challenge, "code_challenge_method": "S256", "state": "s"})  # fmt: skip
+    code, query = _code_of(consent(admin_client, page))
+    assert query["state"] == "s"
+    form = {"grant_type": "authorization_code", "code": code, "client_id": client_id,
+            "code_verifier": verifier}  # fmt: skip
+    response = admin_client.post("/oauth/token", data=form)
+    assert response.status_code == 200, response.get_json()
