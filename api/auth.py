@@ -152,13 +152,13 @@ def authenticate_request() -> None:
 def resolve_caller() -> tuple[TenantRef, Credential]:
     """Credential first (a bad one is a 401 whatever the tenant), then the tenant."""
     credential = _credential_from_header()
-    claim = None
-    if credential is not None and credential.kind == "user":
-        value = credential.claims.get("tenant_id")
-        claim = value if isinstance(value, str) else None
-    tenant = tenancy.resolve_tenant(credential.tenant if credential else None, claim)
     if credential is None:
         raise DomainError(401, "UNAUTHENTICATED", "Send 'Authorization: Bearer <API key>'.")
+    claim = None
+    if credential.kind == "user":
+        value = credential.claims.get("tenant_id")
+        claim = value if isinstance(value, str) else None
+    tenant = tenancy.resolve_tenant(credential.tenant, claim)
     if tenant is None:
         raise DomainError(
             400,

@@ -31,9 +31,22 @@ def ok_list(
 def error_response(error: DomainError) -> Response:
     body = {"success": False, "errors": [e.as_dict() for e in error.errors]}
     response = _respond(body, error.status, error.headers)
-    if error.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="api", error="invalid_token"'
+    challenge = _challenge(error)
+    if challenge is not None:
+        response.headers["WWW-Authenticate"] = challenge
     return response
+
+
+def _challenge(error: DomainError) -> str | None:
+    """A bearer challenge: CONTRACT §2 gives every 401 `error="invalid_token"` (RFC 6750
+    would leave the code out when no credential was sent; the contract rules), and a
+    missing scope gets RFC 6750's `insufficient_scope`."""
+    code = error.errors[0].code if error.errors else ""
+    if error.status == 401:
+        return 'Bearer realm="api", error="invalid_token"'
+    if error.status == 403 and code == "INSUFFICIENT_SCOPE":
+        return 'Bearer realm="api", error="insufficient_scope"'
+    return None
 
 
 def _respond(body: dict, status: int, headers: dict | None) -> Response:

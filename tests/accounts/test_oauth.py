@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import secrets
 from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
@@ -260,9 +261,10 @@ def test_token_scopes_limit_the_api(client, tenant, oauth_app, person):
     tokens = tokens_for(client, oauth_app, scope="documents:read")
     upload = client.post(
         "/api/v1/documents", headers=auth_headers(tokens["access_token"], tenant.id),
-        data={"file": (__import__("io").BytesIO(b"x"), "x.txt")},
+        data={"file": (io.BytesIO(b"x"), "x.txt")},
     )  # fmt: skip
     assert upload.status_code == 403 and _error(upload) == "INSUFFICIENT_SCOPE"
+    assert upload.headers["WWW-Authenticate"] == 'Bearer realm="api", error="insufficient_scope"'
 
 
 def test_a_role_change_narrows_live_tokens_at_once(app, client, tenant, oauth_app, person):

@@ -233,3 +233,11 @@ def test_every_api_route_is_public_or_scoped(app):
         if not any(getattr(view, marker, None) for marker in markers):
             unguarded.append(rule.rule)
     assert unguarded == []
+
+
+def test_a_missing_credential_is_401_whatever_the_tenant_header_says(client):
+    """Credential first: without one, an unknown or malformed tenant is not worth a 400."""
+    for tenant_header in ("no-such-tenant", "!!"):
+        response = client.get("/api/v1/documents", headers={"X-Tenant-Id": tenant_header})
+        assert response.status_code == 401
+        assert response.get_json()["errors"][0]["code"] == "UNAUTHENTICATED"
