@@ -64,7 +64,11 @@ def oauth_authorize():
     oauth_server.narrow_to_role(grant, user)
     granted = set(grant.request.scope.split())
     if not granted:
-        error = InvalidScopeError("Your role allows none of the scopes this app asks for.")
+        error = InvalidScopeError(
+            "Your role allows none of the scopes this app asks for."
+            if requested
+            else "None of the requested scopes is registered for this app."
+        )
         error.redirect_uri, error.state = grant.redirect_uri, grant.request.payload.state
         return server.handle_error_response(None, error)
     if request.method == "GET":

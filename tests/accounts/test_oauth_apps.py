@@ -162,3 +162,12 @@ def test_an_app_with_one_redirect_uri_may_leave_it_out_of_both_requests(app, adm
             "code_verifier": verifier}  # fmt: skip
     response = admin_client.post("/oauth/token", data=form)
     assert response.status_code == 200, response.get_json()
+
+
+def test_scopes_the_app_may_not_ask_for_are_refused_as_such(admin_client):
+    html = _register(admin_client).get_data(as_text=True)  # documents:read only
+    client_id = _CLIENT_ID.search(html).group(1)
+    page = authorize(admin_client, client_id, challenge=pkce()[1], scope="webhooks:write")
+    _, query = code_of(page)
+    assert query["error"] == "invalid_scope"
+    assert query["error_description"] == "None of the requested scopes is registered for this app."
