@@ -17,6 +17,7 @@ from portal import (  # noqa: F401  (they attach their views)
     reference,
     security,
     users,
+    webhooks,
 )
 from portal.blueprint import bp
 

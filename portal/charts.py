@@ -128,3 +128,61 @@ def meter(value: int, limit: int) -> Meter:
     share = value / limit if limit else 0.0
     level = "over" if share >= 1 else "warn" if share >= 0.8 else "ok"
     return Meter(value, limit, round(min(share, 1.0) * 100, 1), level)
+
+
+@dataclass(frozen=True)
+class TimelineMark:
+    x: float
+    kind: str  # "ok" | "fail" | "next"
+    label: str
+
+
+@dataclass(frozen=True)
+class Timeline:
+    width: int
+    height: int
+    axis_y: int
+    marks: list[TimelineMark]
+    end_label: str
+    title: str
+
+
+def _elapsed(seconds: float) -> str:
+    if seconds < 90:
+        return f"{round(seconds)} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h".replace(".0 h", " h")
+
+
+def timeline(
+    start: datetime,
+    points: list[tuple[datetime, str, str]],
+    *,
+    width: int = 360,
+    height: int = 30,
+) -> Timeline:
+    """Marks along one axis from `start` (the event) for (time, kind, label) points. The axis
+    is square-root scaled, so attempts seconds apart and those hours later both stay legible
+    (the retry schedule runs from 0 to 48 hours)."""
+    pad, axis_y = 8, height // 2
+    offsets = [max((at - start).total_seconds(), 0.0) for at, _, _ in points]
+    span = max(max(offsets, default=0.0), 60.0)
+    marks = [
+        TimelineMark(
+            x=round(pad + (width - 2 * pad) * (offset / span) ** 0.5, 2),
+            kind=kind,
+            label=f"+{_elapsed(offset)}: {label}",
+        )
+        for offset, (_, kind, label) in zip(offsets, points, strict=True)
+    ]
+    failed = sum(1 for m in marks if m.kind == "fail")
+    done = sum(1 for m in marks if m.kind != "next")
+    return Timeline(
+        width,
+        height,
+        axis_y,
+        marks,
+        f"+{_elapsed(span)}",
+        f"{done} attempt{'s' if done != 1 else ''}, {failed} failed",
+    )

@@ -20,6 +20,7 @@ NAV: list[NavEntry] = [
     NavEntry("API keys", "portal.keys", ("admin", "auditor")),
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
+    NavEntry("Webhooks", "portal.webhooks", ("admin", "auditor")),
     NavEntry("Users", "portal.users_page", ("admin",)),
     NavEntry("OAuth apps", "portal.oauth_apps", ("admin",)),
     NavEntry("Authorized apps", "portal.authorized_apps", ("admin", "auditor", "member")),
