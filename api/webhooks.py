@@ -10,12 +10,19 @@ from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent
-from api.schemas.webhooks import DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch
+from api.schemas.webhooks import (
+    DeliveryListQuery,
+    ReplayBody,
+    ReplayOut,
+    WebhookCreate,
+    WebhookListQuery,
+    WebhookPatch,
+)
 from api.validation import json_body, query_args, responds
 from errors import DomainError
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
-from services.webhooks import deliveries, endpoints, wire
+from services.webhooks import deliveries, endpoints, replay, wire
 from services.webhooks.wire import (
     WebhookDeliveryOut,
     WebhookEndpointOut,
@@ -161,3 +168,17 @@ def retry_webhook_delivery(webhook_id: str, delivery_id: str):
     delivery = deliveries.get_delivery(endpoint, delivery_id)
     deliveries.retry_delivery(delivery, current_credential.actor())
     return ok(wire.delivery_data(delivery), status=202)
+
+
+@bp.post("/webhooks/<webhook_id>/replay")
+@require_scope("webhooks:write")
+@transactional
+@json_body(ReplayBody)
+@responds(ReplayOut, status=202)
+def replay_webhook_events(webhook_id: str, body: ReplayBody):
+    """Send every event of a time range again (e.g. after the receiver's outage): each gets an
+    attempt now and, if it fails, the whole retry schedule again. `webhook-id` is the event's
+    id as before, so receivers can drop what they already have."""
+    endpoint = endpoints.get_endpoint(current_tenant.id, webhook_id)
+    count = replay.replay(endpoint, body.from_, body.to, current_credential.actor())
+    return ok({"events": count}, status=202)

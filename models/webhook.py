@@ -90,6 +90,12 @@ class WebhookDelivery(TenantScoped, db.Model):
     # never outlives it, so a claim left by a killed worker lapses on its own.
     claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     job_id: Mapped[str | None] = mapped_column(String(64))
+    # A replay restarts the schedule: its slots count from `schedule_from` (else the event's
+    # time), and only the attempts made after `schedule_base` use them up.
+    schedule_from: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    schedule_base: Mapped[int] = mapped_column(
+        Integer, nullable=False, default=0, server_default="0"
+    )
     created_at: Mapped[datetime] = created_at_column()
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 

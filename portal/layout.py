@@ -46,6 +46,7 @@ ACTION_LABELS = {
     "webhook.deleted": "Webhook endpoint deleted",
     "webhook.secret_rotated": "Webhook secret rotated",
     "webhook.delivery_retried": "Webhook delivery retried",
+    "webhook.replayed": "Events replayed to a webhook endpoint",
     "tenant.created": "Workspace created",
     "tenant.limits_changed": "Plan limits changed",
     "support.audit_viewed": "Support staff viewed the audit log",

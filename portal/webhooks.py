@@ -6,6 +6,7 @@ POST; htmx sends the test event, retries a delivery and removes a deleted row in
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 from flask import flash, redirect, render_template, request, url_for
 
@@ -19,7 +20,7 @@ from portal.blueprint import bp
 from portal.charts import timeline
 from portal.keys import NO_STORE, field_errors
 from services.core.transaction import transactional
-from services.webhooks import deliveries, endpoints, overview, wire
+from services.webhooks import deliveries, endpoints, overview, replay, wire
 from services.webhooks.catalogue import CATALOGUE, DIRECT_ONLY, WILDCARD
 
 PAGE_SIZE = 25
@@ -257,4 +258,31 @@ def retry_webhook_delivery(endpoint_id: str, delivery_id: str):
         message or f"Delivery {delivery.id} is being attempted again.",
         "error" if message else "success",
     )
+    return redirect(url_for("portal.webhook_detail", endpoint_id=endpoint_id))
+
+
+def _utc(value: str | None) -> datetime | None:
+    """A datetime-local field's value, read as UTC (the page says so), or None."""
+    try:
+        return datetime.fromisoformat(value or "").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+@bp.post("/webhooks/<endpoint_id>/replay")
+@roles_required(*ADMIN)
+@transactional
+def replay_webhook_events(endpoint_id: str):
+    endpoint = _load(endpoint_id)
+    start, end = _utc(request.form.get("from")), _utc(request.form.get("to"))
+    if start is None or end is None:
+        flash("Give both ends of the range as dates and times.", "error")
+        return redirect(url_for("portal.webhook_detail", endpoint_id=endpoint_id))
+    try:
+        count = replay.replay(endpoint, start, end, portal_actor())
+    except DomainError as error:
+        db.session.rollback()
+        flash(error.errors[0].message if error.errors else error.message, "error")
+        return redirect(url_for("portal.webhook_detail", endpoint_id=endpoint_id))
+    flash(f"Replaying {count} event{'s' if count != 1 else ''} to this endpoint.", "success")
     return redirect(url_for("portal.webhook_detail", endpoint_id=endpoint_id))

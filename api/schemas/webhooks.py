@@ -3,6 +3,7 @@ services/webhooks/wire.py's. The URL rules and the event catalogue are the servi
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -53,3 +54,14 @@ class DeliveryListQuery(PageQuery):
     """GET /webhooks/{id}/deliveries: newest first, each with its attempts."""
 
     status: Literal["pending", "retrying", "succeeded", "failed"] | None = None
+
+
+class ReplayBody(_Body):
+    """POST /webhooks/{id}/replay: the events of [from, to) (at most 31 days, 10,000 events)."""
+
+    from_: datetime = Field(alias="from", description="Start, inclusive (RFC 3339).")
+    to: datetime = Field(description="End, exclusive (RFC 3339).")
+
+
+class ReplayOut(BaseModel):
+    events: int = Field(description="How many events were queued for the endpoint.")

@@ -75,14 +75,14 @@ def fan_out(event: Event) -> list[WebhookDelivery]:
     work (so an event is never committed without its deliveries); enqueued after the commit."""
     if event.type in DIRECT_ONLY:
         return []
-    made = [_new_delivery(event, e) for e in endpoints.subscribers(event.tenant_id, event.type)]
+    made = [new_delivery(event, e) for e in endpoints.subscribers(event.tenant_id, event.type)]
     event.dispatched_at = clock.now()
     db.session.flush()
     _enqueue_after_commit(made)
     return made
 
 
-def _new_delivery(event: Event, endpoint: WebhookEndpoint) -> WebhookDelivery:
+def new_delivery(event: Event, endpoint: WebhookEndpoint) -> WebhookDelivery:
     delivery = WebhookDelivery(
         tenant_id=event.tenant_id,
         endpoint_id=endpoint.id,
@@ -213,7 +213,12 @@ def record_outcome(plan: AttemptPlan, outcome: Outcome) -> str | None:
         )
         _close(delivery, DeliveryStatus.FAILED, now)
     else:
-        due = next_attempt_at(delivery.event.created_at, number, now, outcome.retry_after)
+        due = next_attempt_at(
+            delivery.schedule_from or delivery.event.created_at,
+            number - delivery.schedule_base,
+            now,
+            outcome.retry_after,
+        )
         if health.disable_if_failing(delivery.endpoint) or due is None:
             _close(delivery, DeliveryStatus.FAILED, now)
         else:
@@ -288,7 +293,7 @@ def send_test(endpoint: WebhookEndpoint, actor: Actor) -> WebhookDelivery:
             "requestedBy": actor.ref,
         },
     )
-    delivery = _new_delivery(event, endpoint)
+    delivery = new_delivery(event, endpoint)
     db.session.flush()
     _enqueue_after_commit([delivery])
     return delivery
