@@ -5,37 +5,15 @@ are RFC 3339 UTC to the second (CONTRACT §1)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import (
-    AliasGenerator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    TypeAdapter,
-    WithJsonSchema,
-)
-from pydantic.alias_generators import to_camel
+from pydantic import Field, TypeAdapter
 
-import clock
 from models.document import Document, DocumentStatus, DocumentVersion
-
-Timestamp = Annotated[
-    datetime,
-    PlainSerializer(clock.rfc3339, return_type=str),
-    WithJsonSchema({"type": "string", "format": "date-time"}),
-]
+from services.core.wire import Timestamp, Wire
 
 
-class _Wire(BaseModel):
-    model_config = ConfigDict(
-        from_attributes=True, alias_generator=AliasGenerator(serialization_alias=to_camel)
-    )
-
-
-class DocumentOut(_Wire):
+class DocumentOut(Wire):
     id: str
     title: str
     filename: str
@@ -56,7 +34,7 @@ class DocumentOut(_Wire):
     deleted_at: Timestamp | None
 
 
-class DocumentVersionOut(_Wire):
+class DocumentVersionOut(Wire):
     id: str
     document_id: str
     number: int

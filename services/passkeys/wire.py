@@ -6,7 +6,6 @@ requests and describe them in OpenAPI."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -15,21 +14,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    PlainSerializer,
     StringConstraints,
     WithJsonSchema,
 )
 from pydantic.alias_generators import to_camel
 
-import clock
 from models import Passkey
-
-Timestamp = Annotated[
-    datetime,
-    PlainSerializer(clock.rfc3339, return_type=str),
-    WithJsonSchema({"type": "string", "format": "date-time"}),
-]
-
+from services.core.wire import Timestamp
 
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*={0,2}$")
 

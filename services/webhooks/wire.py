@@ -3,38 +3,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import (
-    AliasGenerator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    TypeAdapter,
-    WithJsonSchema,
-)
-from pydantic.alias_generators import to_camel
+from pydantic import Field, TypeAdapter
 
-import clock
 from models import WebhookDelivery, WebhookEndpoint
+from services.core.wire import Timestamp, Wire
 from services.webhooks.catalogue import CATALOGUE, EventType
 
-Timestamp = Annotated[
-    datetime,
-    PlainSerializer(clock.rfc3339, return_type=str),
-    WithJsonSchema({"type": "string", "format": "date-time"}),
-]
 
-
-class _Wire(BaseModel):
-    model_config = ConfigDict(
-        from_attributes=True, alias_generator=AliasGenerator(serialization_alias=to_camel)
-    )
-
-
-class WebhookEndpointOut(_Wire):
+class WebhookEndpointOut(Wire):
     id: str
     url: str
     events: list[str] = Field(validation_alias="event_types")
@@ -53,7 +31,7 @@ class WebhookEndpointWithSecretOut(WebhookEndpointOut):
     secret: str = Field(description="whsec_…: keep it; it is never shown again.")
 
 
-class WebhookAttemptOut(_Wire):
+class WebhookAttemptOut(Wire):
     at: Timestamp
     status_code: int | None
     latency_ms: int
@@ -61,7 +39,7 @@ class WebhookAttemptOut(_Wire):
     response_excerpt: str | None = Field(description="The first KiB of the answer.")
 
 
-class WebhookDeliveryOut(_Wire):
+class WebhookDeliveryOut(Wire):
     id: str
     endpoint_id: str
     event_id: str
@@ -74,7 +52,7 @@ class WebhookDeliveryOut(_Wire):
     completed_at: Timestamp | None
 
 
-class WebhookEventTypeOut(_Wire):
+class WebhookEventTypeOut(Wire):
     type: str
     description: str
     sample: dict[str, Any] = Field(description="A whole event of this type, as delivered.")
