@@ -100,9 +100,6 @@ def update_webhook(webhook_id: str, body: WebhookPatch):
     """Change the URL, the events, the description, or enable and disable the endpoint."""
     endpoint = endpoints.get_endpoint(current_tenant.id, webhook_id)
     changes = {name: getattr(body, name) for name in body.model_fields_set}
-    for name in ("url", "events", "enabled"):
-        if name in changes and changes[name] is None:
-            raise DomainError(422, "VALIDATION_ERROR", f"{name}: may not be null.", name)
     endpoints.update_endpoint(endpoint, changes, current_credential.actor())
     return ok(wire.endpoint_data(endpoint))
 

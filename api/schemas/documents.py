@@ -15,6 +15,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from api.pagination import PageQuery
+from api.schemas.fields import absent, reject_null
 from api.validation import field_error, parse_json_text
 from errors import FieldError, validation_failed
 from models.document import DocumentStatus
@@ -84,22 +85,16 @@ class UploadForm(_Camel):
         raise validation_failed(errors)
 
 
-def _absent() -> Any:
-    """A field that may be left out but is never null: None only marks "not sent", and the
-    schema shows no default (a default of null would invite clients to send one)."""
-    return Field(default=None, json_schema_extra=lambda schema: schema.pop("default", None))
-
-
 class DocumentPatch(_Camel):
     """PATCH body: every field optional. `metadata` merges (RFC 7386): null removes a key."""
 
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
     # Optional but never null (null is refused below): the schema must not say "nullable".
-    title: Title = _absent()
-    tags: list[Tag] = _absent()
-    metadata: dict[MetadataKey, MetadataValue | None] = _absent()
-    status: DocumentStatus = _absent()
+    title: Title = absent()
+    tags: list[Tag] = absent()
+    metadata: dict[MetadataKey, MetadataValue | None] = absent()
+    status: DocumentStatus = absent()
 
     @field_validator("tags")
     @classmethod
@@ -109,9 +104,7 @@ class DocumentPatch(_Camel):
     @field_validator("title", "tags", "status", "metadata", mode="before")
     @classmethod
     def _not_null(cls, value: Any) -> Any:
-        if value is None:
-            raise ValueError("may not be null")
-        return value
+        return reject_null(value)
 
 
 class DocumentListQuery(DocumentFilters, PageQuery):

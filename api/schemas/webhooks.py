@@ -4,12 +4,13 @@ services/webhooks/wire.py's. The URL rules and the event catalogue are the servi
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
 from api.pagination import PageQuery
+from api.schemas.fields import absent, reject_null
 from services.webhooks.addresses import MAX_URL_LENGTH
 from services.webhooks.endpoints import MAX_EVENT_TYPES
 
@@ -38,12 +39,23 @@ class WebhookCreate(_Body):
 
 
 class WebhookPatch(_Body):
-    """PATCH /webhooks/{id}: only the fields sent change."""
+    """PATCH /webhooks/{id}: only the fields sent change; a null description clears it."""
 
-    url: Url | None = None
-    events: list[EventName] | None = Field(None, min_length=1, max_length=MAX_EVENT_TYPES)
+    # Optional but never null (refused below): the schema must not say "nullable".
+    url: Url = absent()
+    events: list[EventName] = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_EVENT_TYPES,
+        json_schema_extra=lambda schema: schema.pop("default", None),
+    )
     description: Description | None = None
-    enabled: bool | None = None
+    enabled: bool = absent()
+
+    @field_validator("url", "events", "enabled", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        return reject_null(value)
 
 
 class WebhookListQuery(PageQuery):

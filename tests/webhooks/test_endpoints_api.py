@@ -84,6 +84,19 @@ def test_patch_validates_too(client, headers):
         response = client.patch(path, json=body, headers=headers)
         assert response.status_code == 422, response.json
         assert response.json["errors"][0]["field"] == field
+    for name in ("url", "enabled"):
+        response = client.patch(path, json={name: None}, headers=headers)
+        assert (response.status_code, response.json["errors"][0]["field"]) == (422, name)
+    assert client.patch(path, json={"description": None}, headers=headers).status_code == 200
+
+
+def test_the_patch_schema_says_only_description_may_be_null(client):
+    schemas = client.get("/api/v1/openapi.json").json["components"]["schemas"]
+    properties = schemas["WebhookPatch"]["properties"]
+    nullable = {
+        name for name, schema in properties.items() if {"type": "null"} in schema.get("anyOf", [])
+    }
+    assert nullable == {"description"}
 
 
 def test_another_tenants_endpoint_is_a_404_everywhere(client, headers, other_tenant, create_key):
