@@ -77,6 +77,34 @@ def screenshot(page, name: str) -> None:
 
 
 @contextmanager
+def watched_page(ignore: tuple[str, ...] = (), **launch_options: Any) -> Iterator[tuple[Any, Any]]:
+    """A fresh Chromium and a page whose console errors and script errors are collected in
+    `page.problems` (a CSP violation shows there): (browser, page). Console errors
+    containing one of `ignore` are left out; `launch_options` go to launch_chromium."""
+    from playwright.sync_api import sync_playwright  # only browser tests need Playwright
+
+    with (
+        sync_playwright() as playwright,
+        launch_chromium(
+            playwright, viewport={"width": 1360, "height": 900}, **launch_options
+        ) as browser,
+    ):
+        page = browser.new_page()
+        problems: list[str] = []
+        page.on(
+            "console",
+            lambda m: (
+                m.type == "error"
+                and not any(text in m.text for text in ignore)
+                and problems.append(m.text)
+            ),
+        )
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.problems = problems
+        yield browser, page
+
+
+@contextmanager
 def serving(app, host: str = "127.0.0.1") -> Iterator[str]:
     """`app` behind a real threaded HTTP server on a free loopback port; yields its base URL
     with `host` as the name the browser uses (passkeys need "localhost", not an address)."""

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
-from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
 
 pytestmark = BROWSER_TEST
 
@@ -100,17 +100,7 @@ def _authorize_url(server: str, client_id: str, redirect_uri: str, challenge: st
 
 @pytest.fixture
 def browser_page():
-    from playwright.sync_api import sync_playwright
-
-    with (
-        sync_playwright() as playwright,
-        launch_chromium(playwright, viewport={"width": 1360, "height": 900}) as browser,
-    ):
-        page = browser.new_page()
-        problems: list[str] = []
-        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.problems = problems
+    with watched_page() as (_browser, page):
         yield page
 
 

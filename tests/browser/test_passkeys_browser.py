@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
 
 pytestmark = BROWSER_TEST
 
@@ -28,17 +28,8 @@ def localhost(app, make_app) -> Iterator[str]:
 
 
 def test_add_a_passkey_then_sign_in_with_it(app, localhost, tenant, create_user):
-    from playwright.sync_api import sync_playwright
-
     create_user(tenant, "member", email="max@acme.example", password=PASSWORD)
-    with (
-        sync_playwright() as playwright,
-        launch_chromium(playwright, viewport={"width": 1360, "height": 900}) as browser,
-    ):
-        page = browser.new_page()
-        problems: list[str] = []
-        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-        page.on("pageerror", lambda e: problems.append(str(e)))
+    with watched_page() as (browser, page):
         cdp = browser.context.new_cdp_session(page)
         cdp.send("WebAuthn.enable")
         authenticator = cdp.send(
@@ -83,7 +74,7 @@ def test_add_a_passkey_then_sign_in_with_it(app, localhost, tenant, create_user)
         assert "max@acme.example" in page.locator(".who").inner_text()
         page.goto(f"{localhost}/passkeys")
         assert "never" not in page.locator("#passkeys-table tbody").inner_text()
-        assert problems == []
+        assert page.problems == []
 
     from sqlalchemy import select
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
 
 pytestmark = BROWSER_TEST
 
@@ -25,25 +25,9 @@ def server(app) -> Iterator[str]:
 
 @pytest.fixture
 def browser_page():
-    from playwright.sync_api import sync_playwright
-
-    with (
-        sync_playwright() as playwright,
-        launch_chromium(playwright, viewport={"width": 1360, "height": 900}) as browser,
-    ):
-        page = browser.new_page()
-        problems: list[str] = []
-        # Any CSP violation or script error would mean the page is broken under our policy.
-        page.on(
-            "console",
-            lambda m: (
-                m.type == "error"
-                and "Failed to load resource" not in m.text  # 4xx answers are part of the flows
-                and problems.append(m.text)
-            ),
-        )
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.problems = problems
+    # Any CSP violation or script error would mean the page is broken under our policy;
+    # "Failed to load resource" is a 4xx answer, part of the flows.
+    with watched_page(ignore=("Failed to load resource",)) as (_browser, page):
         yield page
 
 
@@ -157,15 +141,7 @@ def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
 
 
 def test_revoke_without_javascript_uses_the_confirmation_page(app, server, workspace, tenant):
-    from playwright.sync_api import sync_playwright
-
-    with (
-        sync_playwright() as playwright,
-        launch_chromium(
-            playwright, java_script_enabled=False, viewport={"width": 1360, "height": 900}
-        ) as browser,
-    ):
-        page = browser.new_page()
+    with watched_page(java_script_enabled=False) as (_browser, page):
         _sign_in(page, server, "ada@acme.example")
         page.goto(f"{server}/keys")
         page.click("tr:has-text('reporting job') a:text-is('Revoke')")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.browser_support import BROWSER_TEST, launch_chromium, screenshot, serving
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
 from tests.webhooks.receiver import Answer, Receiver
 
 pytestmark = BROWSER_TEST
@@ -34,20 +34,10 @@ def receiver() -> Iterator[Receiver]:
 
 @pytest.fixture
 def page(tenant, create_user):
-    from playwright.sync_api import sync_playwright
-
     create_user(tenant, "admin", email="ada@acme.example", password=PASSWORD)
-    with (
-        sync_playwright() as playwright,
-        launch_chromium(playwright, viewport={"width": 1360, "height": 900}) as browser,
-    ):
-        page = browser.new_page()
-        problems: list[str] = []
-        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.problems = problems
+    with watched_page() as (_browser, page):
         yield page
-        assert problems == []
+        assert page.problems == []
 
 
 def test_webhooks_in_a_real_browser(app, server, page, receiver, tenant, work):
