@@ -7,6 +7,7 @@ from models.document import Document, DocumentStatus, DocumentTag, DocumentVersi
 from models.document_text import DocumentText
 from models.event import Event
 from models.idempotency import IdempotencyRecord, IdempotencyState
+from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
 from models.passkey import Passkey
 from models.portal_session import PortalSession
@@ -30,6 +31,7 @@ __all__ = [
     "Event",
     "IdempotencyRecord",
     "IdempotencyState",
+    "Notification",
     "OAuthClient",
     "OAuthCode",
     "OAuthConsent",
