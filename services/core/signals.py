@@ -4,8 +4,9 @@ keeps the text index) subscribes, without the first importing the second. Receiv
 synchronously, in the sender's unit of work; work that must wait for the commit registers
 itself with `transaction.after_commit`.
 
-Who subscribes: services/search/subscriptions.py and services/webhooks/subscriptions.py
-(connected by create_app)."""
+Who subscribes: services/search/subscriptions.py, services/webhooks/subscriptions.py,
+services/notifications/subscriptions.py and services/push/subscriptions.py (connected by
+create_app)."""
 
 from __future__ import annotations
 
@@ -21,3 +22,9 @@ document_fields_changed = _signals.signal("document-fields-changed")
 document_purged = _signals.signal("document-purged")
 # sender: the Event, just written to the outbox in the caller's unit of work (events.emit).
 event_emitted = _signals.signal("event-emitted")
+# sender: the WebhookDelivery, just closed as failed (schedule spent, 410, or failing for days).
+webhook_delivery_failed = _signals.signal("webhook-delivery-failed")
+# sender: the WebhookEndpoint, just disabled by the system; reason=... says why.
+webhook_endpoint_disabled = _signals.signal("webhook-endpoint-disabled")
+# sender: the Notification, just written in the caller's unit of work (push delivers it).
+notification_created = _signals.signal("notification-created")

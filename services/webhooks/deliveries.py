@@ -28,7 +28,7 @@ from extensions import db
 from models import DeliveryStatus, Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.webhook import OPEN_STATUSES
 from services.audit import audit_log
-from services.core import events, queue, transaction
+from services.core import events, queue, signals, transaction
 from services.core.actors import Actor
 from services.core.paging import keyset_page
 from services.webhooks import addresses, endpoints, health, signing, transport
@@ -250,6 +250,8 @@ def _close(delivery: WebhookDelivery, status: DeliveryStatus, now: datetime) -> 
     delivery.next_attempt_at = None
     delivery.claimed_until = None
     db.session.flush()
+    if status is DeliveryStatus.FAILED:
+        signals.webhook_delivery_failed.send(delivery)
 
 
 def payload_bytes(event: Event) -> bytes:

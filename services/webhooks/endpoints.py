@@ -15,6 +15,7 @@ from errors import FieldError, validation_failed
 from extensions import db
 from models import WebhookEndpoint
 from services.audit import audit_log
+from services.core import signals
 from services.core.actors import Actor
 from services.core.paging import keyset_page
 from services.webhooks import addresses, signing
@@ -189,10 +190,12 @@ def signing_secrets(endpoint: WebhookEndpoint) -> list[str]:
 
 
 def disable(endpoint: WebhookEndpoint, reason: str) -> None:
-    """Stop deliveries to `endpoint` (a 410 from it, or an operator's decision)."""
+    """Stop deliveries to `endpoint` (a 410 from it, or failing for days); the tenant's admins
+    are told (signals.webhook_endpoint_disabled)."""
     endpoint.enabled = False
     endpoint.disabled_reason = reason[:300]
     db.session.flush()
+    signals.webhook_endpoint_disabled.send(endpoint, reason=endpoint.disabled_reason)
 
 
 def subscribers(tenant_id: str, event_type: str) -> list[WebhookEndpoint]:
