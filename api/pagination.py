@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, field_validator
 
+from errors import DomainError
+from services.core.cursors import decode_cursor
+
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 
@@ -23,3 +26,14 @@ class PageQuery(BaseModel):
     @classmethod
     def _clamp(cls, value: int) -> int:
         return min(value, MAX_LIMIT)
+
+
+def id_position(cursor: str | None, binding: str) -> list | None:
+    """The keyset position of a list ordered by id alone (webhooks, notifications, …): None
+    for the first page, else the id the last page ended at."""
+    if cursor is None:
+        return None
+    position = decode_cursor(cursor, binding)
+    if len(position) != 1 or not isinstance(position[0], str):
+        raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
+    return position

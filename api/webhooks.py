@@ -10,6 +10,7 @@ from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent
+from api.pagination import id_position
 from api.schemas.webhooks import (
     DeliveryListQuery,
     ReplayBody,
@@ -19,8 +20,7 @@ from api.schemas.webhooks import (
     WebhookPatch,
 )
 from api.validation import json_body, query_args, responds
-from errors import DomainError
-from services.core.cursors import binding_of, decode_cursor, encode_cursor
+from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.webhooks import deliveries, endpoints, replay, wire
 from services.webhooks.wire import (
@@ -30,15 +30,6 @@ from services.webhooks.wire import (
     WebhookEventTypeOut,
 )
 from tenancy import current_tenant
-
-
-def _position(cursor: str | None, binding: str) -> list | None:
-    if cursor is None:
-        return None
-    position = decode_cursor(cursor, binding)
-    if len(position) != 1 or not isinstance(position[0], str):
-        raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
-    return position
 
 
 @bp.post("/webhooks")
@@ -68,7 +59,7 @@ def create_webhook(body: WebhookCreate):
 def list_webhooks(query: WebhookListQuery):
     binding = binding_of(current_tenant.id, resource="webhooks")
     rows, more = endpoints.list_endpoints(
-        current_tenant.id, query.limit, _position(query.cursor, binding)
+        current_tenant.id, query.limit, id_position(query.cursor, binding)
     )
     next_cursor = encode_cursor(binding, [rows[-1].id]) if more else None
     return ok_list(wire.endpoints_data(rows), limit=query.limit, next_cursor=next_cursor)
@@ -149,7 +140,7 @@ def list_webhook_deliveries(webhook_id: str, query: DeliveryListQuery):
         current_tenant.id, resource="deliveries", endpoint=endpoint.id, status=query.status
     )
     rows, more = deliveries.list_deliveries(
-        endpoint, query.limit, _position(query.cursor, binding), query.status
+        endpoint, query.limit, id_position(query.cursor, binding), query.status
     )
     next_cursor = encode_cursor(binding, [rows[-1].id]) if more else None
     return ok_list(wire.deliveries_data(rows), limit=query.limit, next_cursor=next_cursor)

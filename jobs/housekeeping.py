@@ -1,5 +1,6 @@
 """The daily housekeeping job and its schedule: empty the trash, expire Idempotency-Key
-records, remove temporary files of crashed uploads and blobs no row references.
+records, remove temporary files of crashed uploads and blobs no row references, and tell
+admins about API keys due for rotation.
 
 Scheduling choice: each run enqueues the next one with RQ's `enqueue_at` (the worker runs
 RQ's scheduler), and `flask worker` calls `ensure_scheduled()` at start so a flushed Redis
@@ -18,6 +19,7 @@ from jobs import webhooks
 from services.core import queue, transaction
 from services.documents import blobs, purge
 from services.documents.blobs import blob_store
+from services.notifications import causes
 from services.platform import idempotency
 from services.search import recovery
 
@@ -34,18 +36,20 @@ JOB_NAME = "jobs.housekeeping.daily_housekeeping"
 
 
 def daily_housekeeping() -> dict[str, int]:
-    """RQ job: purge the trash, expired idempotency records and stale temporary files, then
-    book tomorrow's run."""
+    """RQ job: purge the trash, expired idempotency records and stale temporary files, remind
+    admins of keys due for rotation, then book tomorrow's run."""
     report = purge.purge_trash()  # commits per batch
     expired_keys = transaction.transactional(idempotency.purge_expired)()
     swept = blob_store().sweep_temporary(TEMPORARY_FILE_MAX_AGE.total_seconds())
     orphans = blobs.sweep_unreferenced(TEMPORARY_FILE_MAX_AGE.total_seconds())
+    reminders = transaction.transactional(causes.remind_key_rotations)()
     schedule_next()
     return {
         **report.as_dict(),
         "idempotencyRecords": expired_keys,
         "temporaryFiles": swept,
         "unreferencedBlobs": orphans,
+        "rotationReminders": reminders,
     }
 
 

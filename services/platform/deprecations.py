@@ -15,7 +15,7 @@ from errors import DomainError
 from extensions import db
 from models.base import new_id
 from models.deprecation import DeprecationNotice, DeprecationUsage
-from services.core import events
+from services.core import events, upserts
 
 GUIDE_PATH = "/docs/migrations/"
 
@@ -171,7 +171,7 @@ def record_use(
     now = clock.now()
     usage = DeprecationUsage.__table__
     db.session.execute(
-        _insert(usage)
+        upserts.insert(usage)
         .values(
             id=new_id("dpu"),
             tenant_id=tenant_id,
@@ -190,7 +190,7 @@ def record_use(
     )
     notice_id = new_id("dpn")
     claimed = db.session.execute(
-        _insert(DeprecationNotice.__table__)
+        upserts.insert(DeprecationNotice.__table__)
         .values(id=notice_id, tenant_id=tenant_id, item=item.id, day=now.date(), created_at=now)
         .on_conflict_do_nothing(index_elements=["tenant_id", "item", "day"])
         .returning(DeprecationNotice.__table__.c.id)
@@ -253,11 +253,3 @@ def usage_for_tenant(tenant_id: str) -> list[UsageRow]:
             )
         )
     return out
-
-
-def _insert(table):
-    if db.engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(table)

@@ -90,6 +90,21 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType(
+        "notification.created",
+        "A person of the tenant got a notification (it is also pushed to their devices).",
+        {
+            "notification": {
+                "id": "ntf_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                "userId": "usr_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                "type": "webhook.endpoint_disabled",
+                "title": "Webhook endpoint disabled",
+                "body": "https://example.com/hooks answered 410 Gone; deliveries stopped.",
+                "data": {"webhookId": "whk_01jf3x9k2m4n5p6q7r8s9t0v1w"},
+                "createdAt": "2026-11-22T09:00:00Z",
+            }
+        },
+    ),
+    EventType(
         TEST_EVENT,
         "Sent by POST /api/v1/webhooks/{id}/test to that endpoint only.",
         {"message": "This is a test event from the Document Management Service."},

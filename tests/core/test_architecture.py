@@ -23,6 +23,7 @@ SERVICE_LAYERS = {
     "oauth": {"core", "audit", "accounts"},
     "passkeys": {"core", "audit", "accounts"},
     "webhooks": {"core", "audit"},
+    "notifications": {"core"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {

@@ -148,6 +148,7 @@ def test_housekeeping_job_books_the_next_daily_run(app):
             "idempotencyRecords": 0,
             "temporaryFiles": 0,
             "unreferencedBlobs": 0,
+            "rotationReminders": 0,
         }
 
 

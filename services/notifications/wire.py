@@ -1,0 +1,52 @@
+"""A notification as it goes over the wire (CONTRACT §9), with what became of its pushes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import Field
+
+from models import Notification
+from services.core.wire import Timestamp, Wire
+
+
+class NotificationDeliveryOut(Wire):
+    push_channel: Literal["apns", "fcm", "webpush"]
+    status: str
+    at: Timestamp
+
+
+class NotificationOut(Wire):
+    id: str
+    type: str = Field(description="The cause (docs/notifications.md lists them).")
+    title: str
+    body: str
+    data: dict[str, Any] = Field(description="Ids of what the notification is about.")
+    read_at: Timestamp | None
+    created_at: Timestamp
+    deliveries: list[NotificationDeliveryOut] = Field(
+        description="One entry per device the notification was pushed to."
+    )
+
+
+def notifications_data(rows: Sequence[Notification]) -> list[dict[str, Any]]:
+    return [
+        NotificationOut.model_validate(
+            {
+                "id": n.id,
+                "type": n.type,
+                "title": n.title,
+                "body": n.body,
+                "data": n.data,
+                "read_at": n.read_at,
+                "created_at": n.created_at,
+                "deliveries": [],
+            }
+        ).model_dump(mode="json", by_alias=True)
+        for n in rows
+    ]
+
+
+def notification_data(notification: Notification) -> dict[str, Any]:
+    return notifications_data([notification])[0]
