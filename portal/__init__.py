@@ -12,6 +12,7 @@ from portal import (  # noqa: F401  (they attach their views)
     deprecations,
     keys,
     layout,
+    notifications,
     oauth,
     passkeys,
     reference,
@@ -25,5 +26,6 @@ from portal.blueprint import bp
 def register(app: Flask) -> None:
     security.init_app(app)
     layout.init_app(app)
+    notifications.init_app(app)
     reference.init_app(app)
     app.register_blueprint(bp)

@@ -23,6 +23,10 @@ def _today() -> str:
     return clock.now().date().isoformat()
 
 
+def _attempts(count: int) -> str:
+    return f"{count} attempt{'' if count == 1 else 's'}"
+
+
 def webhook_delivery_failed(delivery: WebhookDelivery) -> None:
     """The schedule is spent (or the endpoint went away): tell the admins, once per endpoint
     and day however many deliveries fail."""
@@ -31,7 +35,7 @@ def webhook_delivery_failed(delivery: WebhookDelivery) -> None:
         WEBHOOK_DELIVERY_FAILED,
         "Webhook deliveries are failing",
         f"{delivery.event.type} event {delivery.event_id} could not be delivered to "
-        f"{endpoint.url} after {delivery.attempt_count} attempts. The delivery log shows "
+        f"{endpoint.url} after {_attempts(delivery.attempt_count)}. The delivery log shows "
         "each attempt; retry or replay once the receiver is back.",
         {"webhookId": endpoint.id, "deliveryId": delivery.id, "eventId": delivery.event_id},
     )

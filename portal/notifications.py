@@ -1,0 +1,101 @@
+"""The bell and the Notifications page: every signed-in tenant user sees their own
+notifications, newest first, marks one or all read (htmx; plain forms without JavaScript),
+and follows a notification to what it is about. The bell's unread count is in the top bar of
+every page and refreshes itself every minute."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from models import Notification
+from portal.access import TENANT_ROLES, is_htmx, roles_required
+from portal.blueprint import bp
+from services.core.transaction import transactional
+from services.notifications import notifications
+
+PAGE_SIZE = 30
+
+
+def _is_tenant_user() -> bool:
+    return bool(
+        current_user.is_authenticated and not current_user.is_support and current_user.tenant_id
+    )
+
+
+def unread_count() -> int | None:
+    """The bell's number; None for who has no notifications (support staff, signed out)."""
+    if not _is_tenant_user():
+        return None
+    return notifications.unread_count(current_user.tenant_id, current_user.id)
+
+
+def link_of(notification: Notification) -> str | None:
+    """Where the notification's subject lives in the portal, when it has a page."""
+    data: dict[str, Any] = notification.data or {}
+    if "webhookId" in data:
+        return url_for("portal.webhook_detail", endpoint_id=data["webhookId"])
+    if "keyId" in data:
+        return url_for("portal.key_detail", key_id=data["keyId"])
+    if notification.type == "api.deprecation_notice":
+        return url_for("portal.deprecation_notices")
+    return None
+
+
+def init_app(app: Flask) -> None:
+    @app.context_processor
+    def bell_context():
+        return {"unread_notifications": unread_count}
+
+
+@bp.get("/notifications")
+@roles_required(*TENANT_ROLES)
+def notifications_page():
+    unread_only = request.args.get("show") == "unread"
+    before = request.args.get("before", type=str)
+    rows, more = notifications.list_notifications(
+        current_user.tenant_id,
+        current_user.id,
+        PAGE_SIZE,
+        [before] if before else None,
+        True if unread_only else None,
+    )
+    return render_template(
+        "portal/notifications/index.html",
+        rows=rows,
+        more=more,
+        unread_only=unread_only,
+        link_of=link_of,
+        unread=unread_count(),
+    )
+
+
+@bp.get("/notifications/bell")
+@roles_required(*TENANT_ROLES)
+def notifications_bell():
+    return render_template("portal/notifications/_bell.html")
+
+
+@bp.post("/notifications/<notification_id>/read")
+@roles_required(*TENANT_ROLES)
+@transactional
+def read_notification(notification_id: str):
+    notification = notifications.get_notification(
+        current_user.tenant_id, current_user.id, notification_id
+    )
+    notifications.mark_read(notification)
+    if is_htmx():
+        return render_template(
+            "portal/notifications/_item.html", n=notification, link_of=link_of, oob_bell=True
+        )
+    return redirect(url_for("portal.notifications_page"))
+
+
+@bp.post("/notifications/read-all")
+@roles_required(*TENANT_ROLES)
+@transactional
+def read_all_notifications():
+    notifications.mark_all_read(current_user.tenant_id, current_user.id)
+    return redirect(url_for("portal.notifications_page"))
