@@ -11,6 +11,7 @@ from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
 from models.passkey import Passkey
 from models.portal_session import PortalSession
+from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSubscription
 from models.tenant import PLAN_LIMITS, Plan, Tenant
 from models.user import Role, SupportStaff, User
 from models.webhook import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
@@ -38,7 +39,12 @@ __all__ = [
     "OAuthToken",
     "Passkey",
     "Plan",
+    "Platform",
     "PortalSession",
+    "PushChannel",
+    "PushDelivery",
+    "PushStatus",
+    "PushSubscription",
     "Role",
     "SupportStaff",
     "Tenant",
