@@ -78,12 +78,14 @@ def _subscribe_capabilities() -> None:
     """Connect the receivers through which capabilities follow each other's changes
     (services/core/signals.py)."""
     from services.notifications import subscriptions as notification_subscriptions
+    from services.push import subscriptions as push_subscriptions
     from services.search import subscriptions
     from services.webhooks import subscriptions as webhook_subscriptions
 
     subscriptions.connect()
     webhook_subscriptions.connect()
     notification_subscriptions.connect()
+    push_subscriptions.connect()
 
 
 def _protect_forms(app: Flask) -> None:

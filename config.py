@@ -58,6 +58,32 @@ class Config:
         self.DMS_WEBHOOK_ALLOW_PRIVATE = _bool("DMS_WEBHOOK_ALLOW_PRIVATE", False)
         self.DMS_WEBHOOK_ALLOW_HTTP = _bool("DMS_WEBHOOK_ALLOW_HTTP", False)
         self.DMS_MAX_UPLOAD_BYTES = _int("DMS_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
+        # Push to devices (docs/push.md). A channel without its settings records each delivery
+        # as `unconfigured`. APNs: token auth with the team's .p8 key; topic = the app's bundle id.
+        self.DMS_APNS_URL = os.environ.get("DMS_APNS_URL") or "https://api.push.apple.com"
+        self.DMS_APNS_KEY_PATH = os.environ.get("DMS_APNS_KEY_PATH") or None
+        self.DMS_APNS_KEY_ID = os.environ.get("DMS_APNS_KEY_ID") or None
+        self.DMS_APNS_TEAM_ID = os.environ.get("DMS_APNS_TEAM_ID") or None
+        self.DMS_APNS_TOPIC = os.environ.get("DMS_APNS_TOPIC") or None
+        # FCM HTTP v1: a service account's JSON key file; the project defaults to the key's.
+        self.DMS_FCM_URL = os.environ.get("DMS_FCM_URL") or "https://fcm.googleapis.com"
+        self.DMS_FCM_CREDENTIALS = os.environ.get("DMS_FCM_CREDENTIALS") or None
+        self.DMS_FCM_PROJECT_ID = os.environ.get("DMS_FCM_PROJECT_ID") or None
+        # Web Push: the VAPID private key (a PEM file's path, or the key as PEM or base64url)
+        # and the operator's contact (mailto: or https:) sent to push services with each push.
+        self.DMS_VAPID_PRIVATE_KEY = os.environ.get("DMS_VAPID_PRIVATE_KEY") or None
+        self.DMS_VAPID_SUBJECT = os.environ.get("DMS_VAPID_SUBJECT") or None
+        # Web Push endpoints come from browsers: only these push services' hosts (and their
+        # subdomains; "*" for any), https, and public addresses unless allowed below.
+        self.DMS_WEBPUSH_HOSTS = _list(
+            "DMS_WEBPUSH_HOSTS",
+            "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
+            "notify.windows.com,push.apple.com",
+        )
+        self.DMS_WEBPUSH_ALLOW_HTTP = _bool("DMS_WEBPUSH_ALLOW_HTTP", False)
+        self.DMS_WEBPUSH_ALLOW_PRIVATE = _bool("DMS_WEBPUSH_ALLOW_PRIVATE", False)
+        # Seconds a push job waits for a provider to connect, and for each read and write.
+        self.DMS_PUSH_TIMEOUT_SECONDS = _int("DMS_PUSH_TIMEOUT_SECONDS", 10)
         self.DMS_MAX_JSON_BYTES = _int("DMS_MAX_JSON_BYTES", 1024 * 1024)
         # Days a document stays in the trash before the purge job removes it for good.
         self.DMS_TRASH_RETENTION_DAYS = _int("DMS_TRASH_RETENTION_DAYS", 30)

@@ -24,6 +24,7 @@ SERVICE_LAYERS = {
     "passkeys": {"core", "audit", "accounts"},
     "webhooks": {"core", "audit"},
     "notifications": {"core"},
+    "push": {"core", "audit", "webhooks"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {
