@@ -13,6 +13,7 @@ from api import (  # noqa: F401  (they attach their routes)
     oauth,
     openapi,
     passkeys,
+    push,
     search,
     webhooks,
 )

@@ -41,6 +41,8 @@ ACTION_LABELS = {
     "passkey.registered": "Passkey added",
     "passkey.renamed": "Passkey renamed",
     "passkey.removed": "Passkey removed",
+    "push.subscribed": "Device subscribed to push notifications",
+    "push.unsubscribed": "Device unsubscribed from push notifications",
     "webhook.created": "Webhook endpoint added",
     "webhook.updated": "Webhook endpoint changed",
     "webhook.deleted": "Webhook endpoint deleted",
