@@ -81,10 +81,12 @@ def _subscribe_capabilities() -> None:
     from services.push import subscriptions as push_subscriptions
     from services.search import subscriptions
     from services.webhooks import subscriptions as webhook_subscriptions
+    from services.workflows import subscriptions as workflow_subscriptions
 
     subscriptions.connect()
     webhook_subscriptions.connect()
     notification_subscriptions.connect()
+    workflow_subscriptions.connect()
     push_subscriptions.connect()
 
 

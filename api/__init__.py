@@ -16,6 +16,7 @@ from api import (  # noqa: F401  (they attach their routes)
     push,
     search,
     webhooks,
+    workflows,
 )
 from api.blueprint import bp
 from api.internal import bp as internal_bp

@@ -126,13 +126,17 @@ def query_args(model: type[BaseModel]) -> Callable:
     return decorator
 
 
-def json_body(model: type[BaseModel]) -> Callable:
-    """Parse the JSON body into `model` and pass it to the view as `body=`."""
+def json_body(model: type[BaseModel], *, optional: bool = False) -> Callable:
+    """Parse the JSON body into `model` and pass it to the view as `body=`. An `optional` body
+    may be left out altogether (no Content-Type needed): the model's defaults are used."""
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(*args, **kwargs):
-            kwargs["body"] = parse_json(model)
+            if optional and not request.content_length and not request.get_data(cache=True):
+                kwargs["body"] = model()
+            else:
+                kwargs["body"] = parse_json(model)
             return view(*args, **kwargs)
 
         _doc(wrapper)["body"] = model

@@ -15,7 +15,7 @@ from datetime import datetime, time, timedelta
 from redis.exceptions import RedisError
 
 import clock
-from jobs import webhooks
+from jobs import webhooks, workflows
 from services.core import queue, transaction
 from services.documents import blobs, purge
 from services.documents.blobs import blob_store
@@ -88,12 +88,14 @@ def schedule_next(now: datetime | None = None) -> str:
 
 
 def ensure_scheduled() -> str | None:
-    """Called when a worker starts: book the daily housekeeping, the recovery runs and the
-    webhook reconciler (every minute, jobs/webhooks.py). A Redis outage only delays them,
+    """Called when a worker starts: book the daily housekeeping, the recovery runs, the
+    webhook reconciler (every minute, jobs/webhooks.py) and the workflow sweep (every five
+    minutes, jobs/workflows.py). A Redis outage only delays them,
     never the worker."""
     try:
         schedule_recovery()
         webhooks.schedule_reconcile()
+        workflows.schedule_sweep()
         return schedule_next()
     except RedisError as exc:
         log.warning("could not schedule the housekeeping jobs", extra={"error": str(exc)})

@@ -15,6 +15,13 @@ from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSub
 from models.tenant import PLAN_LIMITS, Plan, Tenant
 from models.user import Role, SupportStaff, User
 from models.webhook import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from models.workflow import (
+    InstanceState,
+    WorkflowAction,
+    WorkflowCurrentApprover,
+    WorkflowDefinition,
+    WorkflowInstance,
+)
 
 __all__ = [
     "PLAN_LIMITS",
@@ -32,6 +39,7 @@ __all__ = [
     "Event",
     "IdempotencyRecord",
     "IdempotencyState",
+    "InstanceState",
     "Notification",
     "OAuthClient",
     "OAuthCode",
@@ -53,4 +61,8 @@ __all__ = [
     "WebhookAttempt",
     "WebhookDelivery",
     "WebhookEndpoint",
+    "WorkflowAction",
+    "WorkflowCurrentApprover",
+    "WorkflowDefinition",
+    "WorkflowInstance",
 ]

@@ -205,6 +205,7 @@ def create_user(app):
     from extensions import db
     from models import Tenant
     from services.accounts import users
+    from services.core import transaction
     from services.core.actors import Actor
 
     counter = iter(range(1, 10_000))
@@ -223,7 +224,7 @@ def create_user(app):
                 Actor.system("tests"),
                 password=password,
             )
-            db.session.commit()
+            transaction.commit()  # runs what waits for the commit, as a view's boundary would
             return _detached(db, user)
 
     return factory

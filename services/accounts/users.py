@@ -13,6 +13,7 @@ from models import Role, SupportStaff, Tenant, User
 from services.accounts import sessions
 from services.accounts.passwords import hash_password, verify_password
 from services.audit import audit_log
+from services.core import signals
 from services.core.actors import Actor
 
 MIN_PASSWORD_LENGTH = 10
@@ -80,6 +81,7 @@ def create_user(
     )
     db.session.add(user)
     db.session.flush()
+    signals.user_access_changed.send(user)
     audit_log.record(
         tenant.id,
         actor,
@@ -102,6 +104,7 @@ def change_role(user: User, role: str, actor: Actor) -> None:
     if role not in {r.value for r in Role}:
         raise validation_failed([FieldError("VALIDATION_ERROR", "Unknown role.", "role")])
     old, user.role = user.role, role
+    signals.user_access_changed.send(user)
     audit_log.record(
         user.tenant_id,
         actor,
@@ -115,6 +118,7 @@ def change_role(user: User, role: str, actor: Actor) -> None:
 def set_active(user: User, active: bool, actor: Actor) -> None:
     _refuse_self(user, actor, "deactivate")
     user.is_active_user = active
+    signals.user_access_changed.send(user)
     if not active:
         sessions.end_all(user.id, "deactivated")
     audit_log.record(

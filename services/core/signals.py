@@ -5,8 +5,8 @@ synchronously, in the sender's unit of work; work that must wait for the commit 
 itself with `transaction.after_commit`.
 
 Who subscribes: services/search/subscriptions.py, services/webhooks/subscriptions.py,
-services/notifications/subscriptions.py and services/push/subscriptions.py (connected by
-create_app)."""
+services/notifications/subscriptions.py, services/push/subscriptions.py and
+services/workflows/subscriptions.py (connected by create_app)."""
 
 from __future__ import annotations
 
@@ -28,3 +28,5 @@ webhook_delivery_failed = _signals.signal("webhook-delivery-failed")
 webhook_endpoint_disabled = _signals.signal("webhook-endpoint-disabled")
 # sender: the Notification, just written in the caller's unit of work (push delivers it).
 notification_created = _signals.signal("notification-created")
+# sender: the User, whose role or active state just changed (or who was just created).
+user_access_changed = _signals.signal("user-access-changed")

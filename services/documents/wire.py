@@ -7,10 +7,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
+from sqlalchemy import select
 
+from extensions import db
 from models.document import Document, DocumentStatus, DocumentVersion
+from models.workflow import WorkflowInstance
 from services.core.wire import Timestamp, Wire
+
+
+class DocumentWorkflowOut(BaseModel):
+    """The document's latest workflow instance (GET /workflows/instances/{id} has the rest)."""
+
+    id: str
+    state: str
 
 
 class DocumentOut(Wire):
@@ -32,6 +42,9 @@ class DocumentOut(Wire):
     created_at: Timestamp
     updated_at: Timestamp
     deleted_at: Timestamp | None
+    workflow: DocumentWorkflowOut | None = Field(
+        None, description="The latest approval workflow started on the document, if any."
+    )
 
 
 class DocumentVersionOut(Wire):
@@ -51,13 +64,32 @@ _VERSIONS = TypeAdapter(list[DocumentVersionOut])
 
 
 def document_data(document: Document) -> dict[str, Any]:
-    return DocumentOut.model_validate(document).model_dump(mode="json", by_alias=True)
+    return documents_data([document])[0]
 
 
 def documents_data(documents: list[Document]) -> list[dict[str, Any]]:
-    return _DOCUMENTS.dump_python(
+    out = _DOCUMENTS.dump_python(
         _DOCUMENTS.validate_python(documents, from_attributes=True), mode="json", by_alias=True
     )
+    latest = _latest_workflows([d.id for d in documents])
+    for item in out:
+        item["workflow"] = latest.get(item["id"])
+    return out
+
+
+def _latest_workflows(document_ids: list[str]) -> dict[str, dict[str, str]]:
+    """One query for the page: each document's newest workflow instance (ids sort by time)."""
+    if not document_ids:
+        return {}
+    rows = db.session.execute(
+        select(WorkflowInstance.subject_id, WorkflowInstance.id, WorkflowInstance.state)
+        .where(
+            WorkflowInstance.subject_type == "document",
+            WorkflowInstance.subject_id.in_(document_ids),
+        )
+        .order_by(WorkflowInstance.id)
+    )
+    return {subject: {"id": ident, "state": state} for subject, ident, state in rows}
 
 
 def version_data(version: DocumentVersion) -> dict[str, Any]:

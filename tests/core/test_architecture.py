@@ -25,6 +25,7 @@ SERVICE_LAYERS = {
     "webhooks": {"core", "audit"},
     "notifications": {"core"},
     "push": {"core", "audit", "webhooks"},
+    "workflows": {"core", "audit", "notifications"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {

@@ -1,0 +1,95 @@
+"""The escalation sweep (a scheduled job every few minutes, jobs/workflows.py): an open step
+past its deadline gets its `escalateTo` approver added (audited in the history, announced with
+`workflow.instance.escalated`, the new approver notified) or, without one, the admins are told
+it is overdue; and any open instance nobody can act on is escalated or reported, so a change
+the signals missed still never leaves an instance stuck silently."""
+
+from __future__ import annotations
+
+from sqlalchemy import exists, select
+
+import clock
+from extensions import db
+from models import WorkflowCurrentApprover, WorkflowInstance
+from models.workflow import OPEN_STATES
+from services.core import transaction
+from services.notifications.notifications import Message, notify_admins
+from services.workflows import instances
+
+BATCH = 200
+
+
+def overdue_ids(now) -> list[str]:
+    return list(
+        db.session.scalars(
+            select(WorkflowInstance.id)
+            .where(
+                WorkflowInstance.state.in_(OPEN_STATES),
+                WorkflowInstance.step_due_at.is_not(None),
+                WorkflowInstance.step_due_at <= now,
+            )
+            .limit(BATCH)
+        )
+    )
+
+
+def unattended_ids() -> list[str]:
+    """Open, not reported as stalled, and nobody stored as able to act."""
+    return list(
+        db.session.scalars(
+            select(WorkflowInstance.id)
+            .where(
+                WorkflowInstance.state.in_(OPEN_STATES),
+                WorkflowInstance.stalled_reason.is_(None),
+                ~exists().where(WorkflowCurrentApprover.instance_id == WorkflowInstance.id),
+            )
+            .limit(BATCH)
+        )
+    )
+
+
+def sweep() -> dict[str, int]:
+    """One unit of work per instance, so one failure does not undo the others."""
+    now = clock.now()
+    overdue = [i for i in overdue_ids(now) if transaction.transactional(_overdue)(i)]
+    unattended = [i for i in unattended_ids() if transaction.transactional(_unattended)(i)]
+    return {"escalated": len(overdue), "unattended": len(unattended)}
+
+
+def _overdue(instance_id: str) -> bool:
+    instance = db.session.get(WorkflowInstance, instance_id)
+    if instance is None or instance.current_step is None or instance.step_due_at is None:
+        return False
+    step = instance.current_step
+    due = instance.step_due_at
+
+    def change() -> None:
+        if instance.current_step != step or instance.step_due_at is None:
+            return  # moved on meanwhile
+        if instance.steps[step].get("escalateTo"):
+            instance.step_due_at = due
+            instances.escalate(instance, f"The step was due at {clock.rfc3339(due)}.")
+            return
+        instance.step_due_at = None  # reported once per step
+        notify_admins(
+            instance.tenant_id,
+            Message(
+                "workflow.overdue",
+                f"A workflow step is overdue: {instance.steps[step]['name']}",
+                f"Step {step + 1} of workflow instance {instance.id} was due at "
+                f"{clock.rfc3339(due)} and has no one to escalate to.",
+                {"workflowInstanceId": instance.id, "step": step},
+            ),
+            f"workflow-overdue:{instance.id}:{step}",
+        )
+
+    instances.change_instance(instance, change)
+    return True
+
+
+def _unattended(instance_id: str) -> bool:
+    instance = db.session.get(WorkflowInstance, instance_id)
+    if instance is None:
+        return False
+    instances.change_instance(instance, lambda: instances.refresh_approvers(instance))
+    return True
