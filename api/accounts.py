@@ -9,6 +9,7 @@ import tenancy
 from api.auth import any_credential, current_credential, public
 from api.blueprint import bp
 from api.envelope import error_response, ok
+from api.openapi_rules import operation
 from api.schemas.accounts import CallerOut, LoginBody, TokenOut
 from api.validation import body_documented, parse_json, responds
 from errors import DomainError
@@ -34,6 +35,7 @@ def _credentials() -> tuple[str, str]:
 @transactional  # failures are audited and throttled: the commit stands whatever the outcome
 @body_documented(LoginBody, errors=(401,))
 @responds(TokenOut)
+@operation("signInWithPassword")
 def login():
     """Sign in with email and password; returns an access token (1 hour) and a refresh token
     (rotated by `POST /oauth/token` with `grant_type=refresh_token&client_id=first-party`).
@@ -64,6 +66,7 @@ def login():
 @bp.get("/me")
 @any_credential
 @responds(CallerOut)
+@operation("getCaller")
 def me():
     """The caller: a user (with an access token) or an API key, its scopes and its tenant.
     Needs only a valid credential."""

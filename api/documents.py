@@ -10,6 +10,8 @@ from api.blueprint import bp
 from api.document_content import content_response
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent, request_digest, set_fingerprint
+from api.openapi_components import binary_responses
+from api.openapi_rules import operation
 from api.schemas.documents import (
     ContentQuery,
     DocumentListQuery,
@@ -17,7 +19,7 @@ from api.schemas.documents import (
     UploadForm,
     VersionListQuery,
 )
-from api.validation import form_body, json_body, query_args, responds
+from api.validation import form_body, json_body, operation_documented, query_args, responds
 from errors import DomainError
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
@@ -124,6 +126,7 @@ def delete_document(document_id: str):
 @bp.get("/documents/<document_id>/content")
 @require_scope("documents:read")
 @query_args(ContentQuery)
+@operation_documented({"responses": binary_responses()})
 def get_document_content(document_id: str, query: ContentQuery):
     document = documents.get_document(current_tenant.id, document_id)
     return content_response(documents.get_version(document, query.version))
@@ -134,6 +137,7 @@ def get_document_content(document_id: str, query: ContentQuery):
 @idempotent(fingerprint=_upload_fingerprint)
 @form_body(None, files={"file": "The new content; it becomes the current version."})
 @responds(DocumentVersionOut, status=201)
+@operation("uploadDocumentVersion")
 def upload_version(document_id: str):
     """multipart/form-data with a `file` part: new content, which becomes current."""
     document = documents.get_document(current_tenant.id, document_id)
@@ -153,6 +157,7 @@ def upload_version(document_id: str):
 @require_scope("documents:read")
 @query_args(VersionListQuery)
 @responds(DocumentVersionOut, many=True)
+@operation("listDocumentVersions")
 def list_versions(document_id: str, query: VersionListQuery):
     document = documents.get_document(current_tenant.id, document_id)
     binding = binding_of(current_tenant.id, resource="versions", document=document.id)

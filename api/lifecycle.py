@@ -88,4 +88,9 @@ def retired_entities(entity_id: str | None = None, rest: str | None = None):
 retired_entities.api_doc = {  # type: ignore[attr-defined]
     "summary": "Retired: use /api/v1/knowledge-graph/entities",
     "deprecated": True,
+    # One operation for the whole catch-all (every method, every subpath answers 410), so a
+    # generated client gets one deprecated function, not one per method and path.
+    "operation_id": "listRetiredEntities",
+    "listed": ("GET", "/api/v1/entities"),
+    "operation": {"responses": {}},  # no success: only 410 and the way forward
 }

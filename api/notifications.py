@@ -7,6 +7,7 @@ from __future__ import annotations
 from api.auth import current_credential, require_scope, require_user
 from api.blueprint import bp
 from api.envelope import ok, ok_list
+from api.openapi_rules import operation
 from api.pagination import id_position
 from api.schemas.notifications import NotificationListQuery
 from api.validation import query_args, responds
@@ -62,6 +63,7 @@ def get_notification(notification_id: str):
 @require_user
 @transactional
 @responds(NotificationOut)
+@operation("markNotificationRead", takes_body=False)
 def read_notification(notification_id: str):
     """Mark the notification read (idempotent: the first reading time stays)."""
     notification = notifications.get_notification(

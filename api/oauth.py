@@ -9,6 +9,7 @@ from flask import Blueprint, Flask, g, jsonify, request, url_for
 
 import tenancy
 from api import oauth_docs
+from api.openapi_rules import operation
 from api.validation import operation_documented
 from models import SCOPES
 from services.core.transaction import transactional
@@ -33,6 +34,7 @@ def _invalid_request():
 @bp.post("/oauth/token")
 @operation_documented(oauth_docs.TOKEN)
 @transactional  # a refused reuse still commits the family it revoked
+@operation("issueOauthToken")
 def token():
     """authorization_code (with code_verifier) or refresh_token; form-encoded."""
     _for_this_host()
@@ -45,6 +47,7 @@ def token():
 @bp.post("/oauth/revoke")
 @operation_documented(oauth_docs.REVOKE)
 @transactional
+@operation("revokeOauthToken")
 def revoke():
     """RFC 7009: revokes the token's whole family; 200 for unknown tokens too."""
     _for_this_host()
@@ -56,6 +59,7 @@ def revoke():
 
 @bp.get("/.well-known/oauth-authorization-server")
 @operation_documented(oauth_docs.METADATA)
+@operation("getOauthServerMetadata")
 def metadata():
     """RFC 8414: where the endpoints are and what this server supports (S256 only)."""
     issuer = request.host_url.rstrip("/")

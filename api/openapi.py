@@ -1,9 +1,11 @@
 """The OpenAPI 3.1 contract, generated from the app's routes and the pydantic models that
 validate them (`view.api_doc`, `view.api_scopes`, `view.api_public`), served at
-/api/v1/openapi.json (portal/reference.py renders it at /docs)."""
+/api/v1/openapi.json (portal/reference.py renders it at /docs). Names and tags follow
+api/openapi_rules.py; the fixed parts are in api/openapi_components.py."""
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
 
@@ -13,46 +15,50 @@ from pydantic import BaseModel
 from api import oauth_docs
 from api.auth import public
 from api.blueprint import bp
+from api.openapi_components import (
+    BASE_SCHEMAS,
+    IDEMPOTENCY_KEY,
+    RATE_LIMIT_HEADERS,
+    SECURITY_SCHEMES,
+    error_responses,
+    headers_ref,
+    info,
+)
+from api.openapi_rules import humanize, operation, operation_id, tag_of, tags
+from api.validation import operation_documented
 from services.platform import deprecations
 from tenancy import classify
 
+__all__ = ["RATE_LIMIT_HEADERS", "document", "openapi_document"]
+
 _CONVERTER_RE = re.compile(r"<(?:(?P<converter>[a-z]+)(?:\([^)]*\))?:)?(?P<name>\w+)>")
 _CONVERTER_TYPES = {"int": {"type": "integer"}, "float": {"type": "number"}}
+_BODY_METHODS = ("POST", "PUT", "PATCH")
 
-# Pages the portal serves that belong in the API's reference (the OAuth authorization page).
-PAGES = {"portal.oauth_authorize": oauth_docs.AUTHORIZE}
-PAGES_SUMMARY = "Authorization page: sign in, consent, back to the app with a code"
-
-RATE_LIMIT_HEADERS = {
-    "X-RateLimit-Limit": "The hourly quota in force for this caller.",
-    "X-RateLimit-Remaining": "Requests left: the smallest remainder of the caller's windows.",
-    "X-RateLimit-Reset": "Unix time at which that remainder next grows.",
-    "X-Request-Id": "This request's id (echoed when the caller sent a safe one).",
+# Pages the portal serves that belong in the API's reference (the OAuth authorization page),
+# with the names the portal's views cannot give themselves (portal never imports api).
+PAGES = {
+    "portal.oauth_authorize": {
+        "operation": oauth_docs.AUTHORIZE,
+        "summary": "Authorization page: sign in, consent, back to the app with a code",
+        "operation_id": {"GET": "getOauthAuthorization", "POST": "submitOauthAuthorization"},
+        "takes_body": False,
+    }
 }
 
-ERRORS = {
-    400: "Invalid parameter, cursor or tenant (INVALID_PARAMETER, INVALID_CURSOR, "
-    "CURSOR_EXPIRED, TENANT_REQUIRED).",
-    401: "Missing, invalid or revoked credential.",
-    403: "Tenant mismatch, IP not allowed, or a missing scope.",
-    404: "No such resource in this tenant.",
-    409: "Conflict with the resource's state, or an Idempotency-Key still in use.",
-    410: "ENDPOINT_SUNSET: the endpoint is past its sunset date.",
-    413: "PAYLOAD_TOO_LARGE.",
-    414: "URI_TOO_LONG: the path and query are over 16 KiB.",
-    415: "UNSUPPORTED_MEDIA_TYPE.",
-    422: "VALIDATION_ERROR: one error object per bad field.",
-    429: "RATE_LIMIT_EXCEEDED: wait Retry-After seconds.",
-    431: "HEADERS_TOO_LARGE: over 100 headers, one over 8 KiB, or 32 KiB in all.",
-    500: "INTERNAL_ERROR (carries the request id).",
-    503: "SERVICE_UNAVAILABLE: a dependency is down; retry shortly.",
+_DOCUMENT_RESPONSE = {
+    "description": "This document (OpenAPI 3.1, not in the envelope).",
+    "headers": headers_ref(),
+    "content": {"application/json": {"schema": {"type": "object"}}},
 }
 
 
 @bp.get("/openapi.json")
 @public
+@operation("getOpenapiDocument", summary="Get this OpenAPI document")
+@operation_documented({"responses": {"200": _DOCUMENT_RESPONSE}})
 def openapi_document():
-    """This document."""
+    """The OpenAPI 3.1 description of this API, from which clients are generated."""
     return jsonify(document(current_app))
 
 
@@ -67,7 +73,7 @@ def document(app: Flask) -> dict[str, Any]:
 class OpenAPIBuilder:
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.schemas: dict[str, Any] = dict(_BASE_SCHEMAS)
+        self.schemas: dict[str, Any] = dict(BASE_SCHEMAS)
         self.operation_ids: set[str] = set()
 
     def build(self) -> dict[str, Any]:
@@ -76,60 +82,62 @@ class OpenAPIBuilder:
             if not classify(rule.rule).documented or "<path:" in rule.rule:
                 continue
             view = self.app.view_functions[rule.endpoint]
+            doc = {**(getattr(view, "api_doc", None) or {}), **PAGES.get(rule.endpoint, {})}
             path, params = _openapi_path(rule.rule)
-            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-                operation = self.operation(rule, view, method, path, params)
+            methods = (rule.methods or set()) - {"HEAD", "OPTIONS"}
+            for method in sorted(methods):
+                listed = doc.get("listed")
+                if listed is not None and tuple(listed) != (method, path):
+                    continue  # a catch-all documented once, as its listed operation
+                operation = self.operation(rule, view, doc, method, methods, path, params)
                 paths.setdefault(path, {})[method.lower()] = operation
-        return {
-            "openapi": "3.1.0",
-            "info": _info(),
-            "servers": [{"url": "/"}],
-            "paths": paths,
-            "components": {
-                "schemas": self.schemas,
-                "responses": _error_responses(),
-                "headers": {
-                    name: {"description": text, "schema": {"type": "string"}, "required": True}
-                    for name, text in RATE_LIMIT_HEADERS.items()
-                },
-                "securitySchemes": {
-                    "bearerAuth": {
-                        "type": "http",
-                        "scheme": "bearer",
-                        "description": "An API key (dms_…) or an OAuth access token.",
+        used_tags = {op["tags"][0] for ops in paths.values() for op in ops.values()}
+        return _rename_out_schemas(
+            {
+                "openapi": "3.1.0",
+                "info": info(),
+                "servers": [{"url": "/"}],
+                "paths": paths,
+                "components": {
+                    "schemas": self.schemas,
+                    "responses": error_responses(),
+                    "headers": {
+                        name: {"description": text, "schema": {"type": "string"}, "required": True}
+                        for name, text in RATE_LIMIT_HEADERS.items()
                     },
-                    "tenantId": {"type": "apiKey", "in": "header", "name": "X-Tenant-Id"},
+                    "securitySchemes": SECURITY_SCHEMES,
                 },
-            },
-            "security": [{"bearerAuth": [], "tenantId": []}],
-            "tags": [],
-        }
+                "security": [{"bearerAuth": [], "tenantId": []}, {"oauth2": []}],
+                "tags": tags(used_tags),
+            }
+        )
 
-    def operation(self, rule, view, method: str, path: str, params: list) -> dict[str, Any]:
-        doc = getattr(view, "api_doc", {}) or {}
-        if rule.endpoint in PAGES:  # a page of the portal, described from here
-            doc = {**doc, "operation": PAGES[rule.endpoint], "summary": PAGES_SUMMARY}
+    def operation(self, rule, view, doc, method, methods, path, params) -> dict[str, Any]:
         scopes = list(getattr(view, "api_scopes", ()))
         is_public = bool(getattr(view, "api_public", False))
         item = _deprecation(method, rule.rule)
-        description = (view.__doc__ or "").strip()
+        op_id = self._unique(operation_id(rule.endpoint, method, methods, doc))
+        summary = doc.get("summary") or humanize(op_id)
+        description = inspect.cleandoc(view.__doc__ or "") or f"{summary}."
         if scopes:
-            description = f"Requires the scope {' and '.join(scopes)}.\n\n{description}".strip()
+            description = f"Requires the scope {' and '.join(scopes)}.\n\n{description}"
         op: dict[str, Any] = {
-            "operationId": self._operation_id(rule.endpoint, method),
-            "summary": doc.get("summary") or description.split("\n")[0] or rule.endpoint,
-            "tags": [_tag(path)],
+            "operationId": op_id,
+            "summary": summary,
+            "description": description,
+            "tags": [doc.get("tag") or tag_of(path)],
             "parameters": list(params),
             "responses": {},
         }
-        if description:
-            op["description"] = description
         if scopes:
             op["x-required-scopes"] = scopes
+            op["security"] = [{"bearerAuth": [], "tenantId": []}, {"oauth2": scopes}]
         if is_public:
             op["security"] = []
         if doc.get("deprecated") or item is not None:
             op["deprecated"] = True
+        if getattr(view, "api_idempotent", False):
+            op["parameters"].append(dict(IDEMPOTENCY_KEY))
         if doc.get("query") is not None:
             op["parameters"] += self.query_parameters(doc["query"])
         if doc.get("body") is not None:
@@ -139,8 +147,8 @@ class OpenAPIBuilder:
             }
         if doc.get("form") is not None:
             op["requestBody"] = self.multipart_body(doc["form"]["model"], doc["form"]["files"])
-        op["responses"].update(self.success(doc.get("response"), method))
-        for status in _error_statuses(op, is_public, item, path_params=bool(params)):
+        op["responses"].update(self.success(doc.get("response")))
+        for status in _error_statuses(op, method, is_public, item):
             op["responses"][str(status)] = {"$ref": f"#/components/responses/E{status}"}
         written = doc.get("operation")
         if written is not None:  # endpoints with their own wire format (OAuth, HTML pages)
@@ -151,13 +159,15 @@ class OpenAPIBuilder:
             op["responses"].pop("default", None)
         for status in doc.get("errors", ()):
             op["responses"][str(status)] = {"$ref": f"#/components/responses/E{status}"}
+        op["responses"] = dict(sorted(op["responses"].items()))
         return op
 
-    def _operation_id(self, endpoint: str, method: str) -> str:
-        base = re.sub(r"\W+", "_", f"{endpoint}_{method.lower()}")
-        candidate, n = base, 2
+    def _unique(self, candidate: str) -> str:
+        """Two views with one name get a numeric suffix, which tests/sdk refuses: give one of
+        them `@operation("…")`."""
+        base, n = candidate, 2
         while candidate in self.operation_ids:
-            candidate, n = f"{base}_{n}", n + 1
+            candidate, n = f"{base}{n}", n + 1
         self.operation_ids.add(candidate)
         return candidate
 
@@ -173,7 +183,7 @@ class OpenAPIBuilder:
 
     def multipart_body(self, model: type[BaseModel] | None, files: dict[str, str]) -> dict:
         """multipart/form-data: the file parts (binary, required) beside the model's fields.
-        Array fields are sent as repeated parts, object fields as a JSON part."""
+        Array fields are sent as repeated parts, object fields as JSON text."""
         properties: dict[str, Any] = {
             name: {"type": "string", "format": "binary", "description": text}
             for name, text in files.items()
@@ -188,8 +198,8 @@ class OpenAPIBuilder:
                 properties[name] = prop
                 if prop.get("type") == "array":
                     encoding[name] = {"style": "form", "explode": True}
-                elif prop.get("type") == "object":
-                    encoding[name] = {"contentType": "application/json"}
+                # An object field is JSON by OpenAPI's default; said explicitly, Swagger UI
+                # sends it as a file part (a Blob), which uploads refuse.
         media: dict[str, Any] = {
             "schema": {"type": "object", "required": list(files), "properties": properties}
         }
@@ -217,31 +227,40 @@ class OpenAPIBuilder:
             out.append(param)
         return out
 
-    def success(self, response: dict | None, method: str) -> dict[str, Any]:
-        headers = {name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS}
+    def success(self, response: dict | None) -> dict[str, Any]:
         if response is None:
-            # Undocumented success (downloads, redirects): any status and media type.
-            return {"default": {"description": "Success (not modelled).", "headers": headers}}
+            # Undocumented success (redirects): any status and media type.
+            return {"default": {"description": "Success (not modelled).", "headers": headers_ref()}}
         model, status, many = response["model"], response["status"], response["many"]
+        return {
+            str(status): {
+                "description": "Success.",
+                "headers": headers_ref(),
+                "content": {"application/json": {"schema": self.envelope_ref(model, many)}},
+            }
+        }
+
+    def envelope_ref(self, model: type[BaseModel] | None, many: bool) -> dict[str, Any]:
+        """`{success, data, meta}` as a named component (`DocumentEnvelope`,
+        `DocumentListEnvelope`), so generated clients get readable class names."""
         data: dict[str, Any] = {} if model is None else self.schema_ref(model, "serialization")
+        base = "Empty" if model is None else model.__name__.removesuffix("Out")
+        name = f"{base}ListEnvelope" if many else f"{base}Envelope"
         envelope: dict[str, Any] = {
             "type": "object",
             "required": ["success", "data"],
-            "properties": {"success": {"const": True}, "meta": {"type": "object"}},
+            "properties": {
+                "success": {"const": True},
+                "data": data,
+                "meta": {"$ref": "#/components/schemas/Meta"},
+            },
         }
         if many:
             envelope["properties"]["data"] = {"type": "array", "items": data}
             envelope["properties"]["meta"] = {"$ref": "#/components/schemas/ListMeta"}
             envelope["required"].append("meta")
-        else:
-            envelope["properties"]["data"] = data
-        return {
-            str(status): {
-                "description": "Success.",
-                "headers": headers,
-                "content": {"application/json": {"schema": envelope}},
-            }
-        }
+        self.schemas.setdefault(name, envelope)
+        return {"$ref": f"#/components/schemas/{name}"}
 
 
 def _openapi_path(rule: str) -> tuple[str, list[dict[str, Any]]]:
@@ -254,13 +273,6 @@ def _openapi_path(rule: str) -> tuple[str, list[dict[str, Any]]]:
         return "{" + match.group("name") + "}"
 
     return _CONVERTER_RE.sub(replace, rule), params
-
-
-def _tag(path: str) -> str:
-    parts = [p for p in path.split("/") if p and not p.startswith("{")]
-    if parts[:2] == ["api", "v1"]:
-        parts = parts[2:]
-    return parts[0] if parts else "api"
 
 
 def _deprecation(method: str, rule: str) -> deprecations.Deprecation | None:
@@ -291,99 +303,44 @@ def _is_array(prop: dict) -> bool:
     return any(p.get("type") == "array" for p in prop.get("anyOf", []))
 
 
-def _error_statuses(op: dict, is_public: bool, item, path_params: bool) -> list[int]:
+def _error_statuses(op: dict, method: str, is_public: bool, item) -> list[int]:
     statuses = [400, 404, 414, 429, 431, 500, 503]
     if not is_public:
         statuses += [401, 403]
     if item is not None:
         statuses.append(410)
-    if "requestBody" in op or op["operationId"].endswith(("_post", "_put", "_patch")):
+    if "requestBody" in op or method in _BODY_METHODS:
         statuses += [409, 413, 415, 422]
     return sorted(set(statuses))
 
 
-def _error_responses() -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for status, text in ERRORS.items():
-        headers: dict[str, Any] = {
-            name: {"$ref": f"#/components/headers/{name}"} for name in RATE_LIMIT_HEADERS
-        }
-        if status in (429, 503):
-            headers["Retry-After"] = {
-                "description": "Seconds to wait before retrying.",
-                "required": True,
-                "schema": {"type": "string", "pattern": "^[0-9]+$"},
-            }
-        if status == 401:
-            headers["WWW-Authenticate"] = {"required": True, "schema": {"type": "string"}}
-        out[f"E{status}"] = {
-            "description": text,
-            "headers": headers,
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}
-            },
-        }
-    return out
-
-
-_BASE_SCHEMAS: dict[str, Any] = {
-    "Error": {
-        "type": "object",
-        "required": ["code", "message"],
-        "properties": {
-            "code": {"type": "string", "examples": ["RATE_LIMIT_EXCEEDED"]},
-            "message": {"type": "string"},
-            "field": {"type": "string"},
-        },
-    },
-    "ErrorEnvelope": {
-        "type": "object",
-        "required": ["success", "errors"],
-        "properties": {
-            "success": {"const": False},
-            "errors": {
-                "type": "array",
-                "minItems": 1,
-                "items": {"$ref": "#/components/schemas/Error"},
-            },
-        },
-    },
-    "Pagination": {
-        "type": "object",
-        "required": ["limit", "hasMore"],
-        "properties": {
-            "limit": {"type": "integer", "minimum": 1, "maximum": 200},
-            "hasMore": {"type": "boolean"},
-            "nextCursor": {"type": "string"},
-        },
-    },
-    "ListMeta": {
-        "type": "object",
-        "required": ["pagination"],
-        "properties": {"pagination": {"$ref": "#/components/schemas/Pagination"}},
-    },
-}
-
-
-def _info() -> dict[str, Any]:
-    changelog = "\n".join(
-        f"- **{day} ({label})**: " + " ".join(changes)
-        for day, label, changes in deprecations.CHANGELOG
-    )
-    sunsets = "\n".join(
-        f"- `{d.label}`: deprecated {d.deprecated_at}, sunset {d.sunset}; use "
-        f"`{d.replacement}` ([migration guide]({d.guide}))"
-        for d in deprecations.REGISTRY
-    )
-    return {
-        "title": "Document Management Service API",
-        "version": "v1",
-        "description": (
-            "Every request sends `Authorization: Bearer <API key>` and `X-Tenant-Id`. Every "
-            "response uses the envelope and carries the X-RateLimit-* headers.\n\n"
-            "## Stability tiers\n- GA `/api/v1/*`: 18-month deprecation notice.\n"
-            "- Beta `/api/v1/beta/*`: stable 30 days at a time (header `X-API-Tier`).\n"
-            "- Internal `/internal/*`: not for customers.\n\n"
-            f"## Deprecations\n{sunsets}\n\n## Changelog\n{changelog}\n"
-        ),
+def _rename_out_schemas(spec: dict[str, Any]) -> dict[str, Any]:
+    """Response models are named `…Out` in Python; integrators read `Document`, not
+    `DocumentOut`. Renamed where the short name is free."""
+    schemas = spec["components"]["schemas"]
+    renames = {
+        f"#/components/schemas/{name}": f"#/components/schemas/{name[:-3]}"
+        for name in schemas
+        if name.endswith("Out") and len(name) > 3 and name[:-3] not in schemas
     }
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                k: (renames.get(v, v) if k == "$ref" and isinstance(v, str) else walk(v))
+                for k, v in node.items()
+            }
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    spec = walk(spec)
+    spec["components"]["schemas"] = {
+        renames.get(f"#/components/schemas/{name}", f"/{name}").rsplit("/", 1)[1]: (
+            {**schema, "title": name[:-3]}
+            if f"#/components/schemas/{name}" in renames and schema.get("title") == name
+            else schema
+        )
+        for name, schema in spec["components"]["schemas"].items()
+    }
+    return spec

@@ -9,6 +9,7 @@ import tenancy
 from api.auth import current_credential, public, require_user
 from api.blueprint import bp
 from api.envelope import error_response, ok
+from api.openapi_rules import operation
 from api.schemas.accounts import TokenOut
 from api.schemas.passkeys import (
     PasskeyAuthenticationOptionsBody,
@@ -39,6 +40,7 @@ def _tenant() -> TenantRef:
 @bp.post("/auth/passkeys/registration/options")
 @require_user
 @responds(PasskeyOptionsOut)
+@operation("startPasskeyRegistration", takes_body=False)
 def passkey_registration_options():
     """Start registering a passkey for the signed-in person (a user's access token; an API key
     is refused with 403 USER_CONTEXT_REQUIRED). No body. Pass `publicKey` to
@@ -53,6 +55,7 @@ def passkey_registration_options():
 @transactional
 @json_body(PasskeyRegistrationVerifyBody)
 @responds(PasskeyOut, status=201)
+@operation("registerPasskey")
 def passkey_registration_verify(body: PasskeyRegistrationVerifyBody):
     """Keep the passkey the authenticator created: checks the challenge (single use), the
     origin, the RP id and the attestation (`none` accepted). 400 INVALID_PASSKEY when any
@@ -72,6 +75,7 @@ def passkey_registration_verify(body: PasskeyRegistrationVerifyBody):
 @public
 @json_body(PasskeyAuthenticationOptionsBody)
 @responds(PasskeyOptionsOut)
+@operation("startPasskeySignIn")
 def passkey_authentication_options(body: PasskeyAuthenticationOptionsBody):
     """Start signing in with a passkey to the tenant of the usual sources (subdomain, custom
     domain, X-Tenant-Id). Pass `publicKey` to navigator.credentials.get() and send the result
@@ -85,6 +89,7 @@ def passkey_authentication_options(body: PasskeyAuthenticationOptionsBody):
 @transactional  # refusals are audited: the commit stands whatever the outcome
 @json_body(PasskeyAuthenticationVerifyBody)
 @responds(TokenOut)
+@operation("signInWithPasskey")
 def passkey_authentication_verify(body: PasskeyAuthenticationVerifyBody):
     """Sign in with the passkey's answer; returns an access token (1 hour) and a refresh
     token, as `POST /api/v1/login` does. 400 INVALID_PASSKEY when the challenge is unknown,

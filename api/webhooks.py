@@ -10,6 +10,7 @@ from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent
+from api.openapi_rules import operation
 from api.pagination import id_position
 from api.schemas.webhooks import (
     DeliveryListQuery,
@@ -111,6 +112,7 @@ def delete_webhook(webhook_id: str):
 @require_scope("webhooks:write")
 @transactional
 @responds(WebhookEndpointWithSecretOut)
+@operation(takes_body=False)
 def rotate_webhook_secret(webhook_id: str):
     """A new secret, shown this once; the previous one keeps signing for 24 hours (both
     signatures are sent), so receivers can switch without losing a delivery."""
@@ -123,6 +125,7 @@ def rotate_webhook_secret(webhook_id: str):
 @require_scope("webhooks:write")
 @transactional
 @responds(WebhookDeliveryOut, status=202)
+@operation("sendWebhookTest", takes_body=False)
 def test_webhook(webhook_id: str):
     """Send a `webhook.test` event to this endpoint alone; answers with its delivery."""
     endpoint = endpoints.get_endpoint(current_tenant.id, webhook_id)
@@ -150,6 +153,7 @@ def list_webhook_deliveries(webhook_id: str, query: DeliveryListQuery):
 @require_scope("webhooks:write")
 @transactional
 @responds(WebhookDeliveryOut, status=202)
+@operation(takes_body=False)
 def retry_webhook_delivery(webhook_id: str, delivery_id: str):
     """Attempt the delivery again now (a failed one gets one more attempt)."""
     endpoint = endpoints.get_endpoint(current_tenant.id, webhook_id)
