@@ -31,6 +31,35 @@ _DOCUMENT = {
 }
 
 
+_INSTANCE = {
+    "id": "wfi_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "definitionId": "wfd_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "definitionVersion": 1,
+    "subject": {"type": "document", "id": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w"},
+    "state": "pending",
+    "currentStep": 0,
+    "currentStepName": "Managers",
+    "currentApprovers": [
+        {"id": "usr_01jf3x9k2m4n5p6q7r8s9t0v1w", "email": "ann@acme.example", "name": "Ann"}
+    ],
+    "stepDueAt": None,
+    "stalledReason": None,
+    "history": [
+        {
+            "at": "2026-11-21T10:00:00Z",
+            "actor": "key:key_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "actorLabel": "CI uploads",
+            "action": "started",
+            "step": None,
+            "comment": None,
+        }
+    ],
+    "createdAt": "2026-11-21T10:00:00Z",
+    "updatedAt": "2026-11-21T10:00:00Z",
+    "completedAt": None,
+}
+
+
 @dataclass(frozen=True)
 class EventType:
     name: str
@@ -88,6 +117,21 @@ CATALOGUE: tuple[EventType, ...] = (
             "replacement": "POST /api/v1/login (JSON)",
             "migrationGuide": "/docs/migrations/login-json",
         },
+    ),
+    *(
+        EventType(f"workflow.instance.{name}", description, {"instance": _INSTANCE, **extra})
+        for name, description, extra in (
+            ("created", "An approval workflow was started on a document or submission.", {}),
+            ("step_completed", "A step of a workflow was approved.", {"step": 0}),
+            ("approved", "A workflow's last step was approved.", {}),
+            ("rejected", "An approver rejected a workflow.", {}),
+            ("cancelled", "A workflow was cancelled by its starter or an admin.", {}),
+            (
+                "escalated",
+                "A step was overdue, or nobody could act: its escalateTo approver was added.",
+                {"step": 0, "reason": "The step was due at 2026-11-22T09:00:00Z."},
+            ),
+        )
     ),
     EventType(
         "notification.created",

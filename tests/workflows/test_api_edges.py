@@ -175,3 +175,20 @@ def test_two_approvers_at_once_advance_an_any_step_once(app, flow, people, docum
     assert instance["currentStep"] == 1 and [p["email"] for p in instance["currentApprovers"]] == [
         "cy@acme.example"
     ]
+
+
+def test_webhooks_can_subscribe_to_every_workflow_event(flow, app, monkeypatch):
+    monkeypatch.setitem(app.config, "DMS_WEBHOOK_ALLOW_PRIVATE", True)
+    catalogue = flow.client.get("/api/v1/webhooks/event-types", headers=flow.key_headers)
+    names = {t["type"] for t in catalogue.get_json()["data"]}
+    wanted = [
+        f"workflow.instance.{n}"
+        for n in ("created", "step_completed", "approved", "rejected", "cancelled", "escalated")
+    ]
+    assert set(wanted) <= names
+    created = flow.client.post(
+        "/api/v1/webhooks",
+        json={"url": "https://hooks.example.com/dms", "events": wanted},
+        headers=flow.key_headers,
+    )
+    assert created.status_code == 201, created.get_json()
