@@ -10,6 +10,8 @@ from portal import (  # noqa: F401  (they attach their views)
     auth,
     dashboard,
     deprecations,
+    document_files,
+    documents,
     keys,
     layout,
     notifications,

@@ -18,6 +18,7 @@ class NavEntry:
 NAV: list[NavEntry] = [
     NavEntry("Dashboard", "portal.index", ("admin", "auditor", "member")),
     NavEntry("Notifications", "portal.notifications_page", ("admin", "auditor", "member")),
+    NavEntry("Documents", "portal.documents_page", ("admin", "auditor", "member")),
     NavEntry("API keys", "portal.keys", ("admin", "auditor")),
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),

@@ -1,0 +1,204 @@
+"""Documents page (issue 13): browse the tenant's documents with the API's list filters and
+keyset pages, search them with highlights (htmx as you type, a plain GET form without
+JavaScript), a document's detail with its versions, text status and preview, and trash and
+restore. The same services as the API: services/documents and services/search."""
+
+from __future__ import annotations
+
+import re
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from markupsafe import Markup, escape
+
+from errors import DomainError
+from extensions import db
+from models.document import Document, DocumentStatus
+from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
+from portal.blueprint import bp
+from portal.document_browse import (
+    SORT_CHOICES,
+    STATUS_CHOICES,
+    TYPE_CHOICES,
+    BrowseForm,
+    read_form,
+)
+from portal.document_files import TEXT_PREVIEW_BYTES, preview_kind
+from services.accounts.roles import ROLE_SCOPES
+from services.core.cursors import binding_of, decode_cursor, encode_cursor
+from services.core.transaction import transactional
+from services.documents import documents
+from services.documents.filters import parse_position, position_of
+from services.search import search
+
+PAGE_SIZE = 25
+VERSIONS_PAGE_SIZE = 20
+# Who may trash and restore: the roles whose API tokens may write documents (admins and
+# members); auditors read. Support staff read audit logs only, never a tenant's documents.
+EDITORS = tuple(role for role, scopes in ROLE_SCOPES.items() if "documents:write" in scopes)
+_MARK = re.compile(r"</?mark>")
+
+
+def can_edit_documents() -> bool:
+    return current_user.is_authenticated and current_user.role in EDITORS
+
+
+def snippet_html(snippet: str) -> Markup:
+    """A search highlight as markup. The search service escapes the document's text and adds
+    only <mark> and </mark>; anything else that looks like a tag means that promise broke,
+    and the whole snippet is shown escaped instead of trusted."""
+    if "<" in _MARK.sub("", snippet):
+        return escape(snippet)
+    return Markup(snippet)  # noqa: S704  (checked just above: only <mark> is markup)
+
+
+def workflow_panel(document: Document) -> dict | None:
+    """What the detail page's Workflow panel shows (templates/portal/documents/_workflow.html):
+    nothing until workflows fill it in (issue 13, "Portal")."""
+    return None
+
+
+def _page_position(cursor: str, binding: str, sort: str | None):
+    """The position in a cursor of this view, or None (and a note) when it is stale."""
+    try:
+        raw = decode_cursor(cursor, binding)
+    except DomainError:
+        raw = None
+    position = raw if sort is None or raw is None else parse_position(raw, sort)
+    if position is None:
+        flash("That page link has expired or no longer matches; showing the first page.", "info")
+    return position
+
+
+def _browse(form: BrowseForm) -> dict:
+    tenant_id = portal_tenant().id
+    binding = binding_of(tenant_id, resource="portal-documents", filters=form.filters.binding())
+    cursor = request.args.get("cursor")
+    position = _page_position(cursor, binding, form.filters.sort) if cursor else None
+    rows, more = documents.list_documents(tenant_id, form.filters, PAGE_SIZE, position)
+    next_url = None
+    if more:
+        token = encode_cursor(binding, position_of(rows[-1], form.filters.sort))
+        next_url = url_for("portal.documents_page", **form.params(cursor=token))
+    return {"hits": [{"document": d, "highlights": []} for d in rows], "next_url": next_url}
+
+
+def _search(form: BrowseForm) -> dict:
+    tenant_id = portal_tenant().id
+    binding = binding_of(
+        tenant_id, resource="portal-search", q=form.q, filters=form.filters.binding()
+    )
+    cursor = request.args.get("cursor")
+    position = _page_position(cursor, binding, None) if cursor else None
+    try:
+        page = search.search(tenant_id, form.q, form.filters, PAGE_SIZE, position)
+    except DomainError as error:
+        if position is None:  # the query itself: nothing to look for, too many words
+            form.errors.setdefault("q", []).append(error.message)
+            return {"hits": [], "next_url": None}
+        flash("That page link no longer matches; showing the first page.", "info")
+        page = search.search(tenant_id, form.q, form.filters, PAGE_SIZE, None)
+    next_url = None
+    if page.next_position:
+        token = encode_cursor(binding, page.next_position)
+        next_url = url_for("portal.documents_page", **form.params(cursor=token))
+    hits = [
+        {
+            "document": hit.document,
+            "highlights": [(h["field"], snippet_html(h["snippet"])) for h in hit.highlights],
+        }
+        for hit in page.hits
+    ]
+    return {"hits": hits, "next_url": next_url}
+
+
+@bp.get("/documents")
+@roles_required(*TENANT_ROLES)
+def documents_page():
+    form = read_form(request)
+    results = _search(form) if form.q else _browse(form)
+    context = {
+        "form": form,
+        "searching": bool(form.q),
+        "status_choices": STATUS_CHOICES,
+        "type_choices": TYPE_CHOICES,
+        "sort_choices": SORT_CHOICES,
+        "can_edit": can_edit_documents(),
+        "back": request.full_path.rstrip("?"),
+        "first_url": url_for("portal.documents_page", **form.params())
+        if request.args.get("cursor")
+        else None,
+        **results,
+    }
+    status = 400 if form.errors else 200
+    if is_htmx() and request.headers.get("HX-History-Restore-Request") != "true":
+        return render_template("portal/documents/_results.html", **context), status
+    return render_template("portal/documents/index.html", **context), status
+
+
+@bp.get("/documents/<document_id>")
+@roles_required(*TENANT_ROLES)
+def document_detail(document_id: str):
+    document = documents.get_document(portal_tenant().id, document_id)
+    before = request.args.get("versions_before", type=int)
+    if before is not None and not 1 < before <= document.current_version + 1:
+        before = None
+    versions, more = documents.list_versions(document, VERSIONS_PAGE_SIZE, before)
+    return render_template(
+        "portal/documents/detail.html",
+        document=document,
+        versions=versions,
+        older_versions=versions[-1].number if more else None,
+        preview=preview_kind(document.content_type),
+        text_preview_bytes=TEXT_PREVIEW_BYTES,
+        can_edit=can_edit_documents(),
+        workflow=workflow_panel(document),
+    )
+
+
+def _back(document: Document):
+    """Where a plain form returns: the list it came from, or the document."""
+    back = request.form.get("back", "")
+    if back.startswith("/documents") and not back.startswith("//"):
+        return redirect(back)
+    return redirect(url_for("portal.document_detail", document_id=document.id))
+
+
+def _row(document: Document):
+    return render_template(
+        "portal/documents/_row.html",
+        hit={"document": document, "highlights": []},
+        can_edit=True,
+        back=request.form.get("back", ""),
+    )
+
+
+@bp.post("/documents/<document_id>/trash")
+@roles_required(*EDITORS)
+@transactional
+def trash_document(document_id: str):
+    document = documents.get_document(portal_tenant().id, document_id)
+    documents.trash_document(document, portal_actor())
+    if is_htmx():
+        return _row(document)
+    flash(f"Moved “{document.title}” to the trash. Restore it until it is purged.", "success")
+    return _back(document)
+
+
+@bp.post("/documents/<document_id>/restore")
+@roles_required(*EDITORS)
+@transactional
+def restore_document(document_id: str):
+    document = documents.get_document(portal_tenant().id, document_id)
+    if document.status != DocumentStatus.DELETED.value:  # only the trash is restored here
+        return _row(document) if is_htmx() else _back(document)
+    try:
+        documents.update_document(document, {"status": DocumentStatus.ACTIVE}, portal_actor())
+    except DomainError as error:
+        db.session.rollback()
+        flash(error.message, "error")
+        return _back(document)
+    if is_htmx():
+        return _row(document)
+    flash(f"Restored “{document.title}”.", "success")
+    return _back(document)
