@@ -130,10 +130,10 @@ def documents_page():
         else None,
         **results,
     }
-    status = 400 if form.errors else 200
     if is_htmx() and request.headers.get("HX-History-Restore-Request") != "true":
-        return render_template("portal/documents/_results.html", **context), status
-    return render_template("portal/documents/index.html", **context), status
+        # 200 even with errors: htmx does not swap a 4xx, and the results say what was wrong.
+        return render_template("portal/documents/_results.html", **context)
+    return render_template("portal/documents/index.html", **context), 400 if form.errors else 200
 
 
 @bp.get("/documents/<document_id>")

@@ -221,6 +221,8 @@ def test_htmx_gets_the_results_alone_and_history_restore_the_page(
     store_document(tenant, b"x", "x.txt", title="Only one")
     fragment = admin_client.get("/documents?title=only", headers=HTMX).get_data(as_text=True)
     assert fragment.lstrip().startswith('<div id="document-results"') and "<html" not in fragment
+    typed = admin_client.get("/documents?q=%2A", headers=HTMX)  # half-typed: no word yet
+    assert typed.status_code == 200 and "could not be used" in typed.get_data(as_text=True)
     restore = {**HTMX, "HX-History-Restore-Request": "true"}
     assert "<html" in admin_client.get("/documents", headers=restore).get_data(as_text=True)
 
