@@ -75,11 +75,7 @@ class Config:
         self.DMS_VAPID_SUBJECT = os.environ.get("DMS_VAPID_SUBJECT") or None
         # Web Push endpoints come from browsers: only these push services' hosts (and their
         # subdomains; "*" for any), https, and public addresses unless allowed below.
-        self.DMS_WEBPUSH_HOSTS = _list(
-            "DMS_WEBPUSH_HOSTS",
-            "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
-            "notify.windows.com,push.apple.com",
-        )
+        self.DMS_WEBPUSH_HOSTS = _list("DMS_WEBPUSH_HOSTS", WEBPUSH_HOSTS)
         self.DMS_WEBPUSH_ALLOW_HTTP = _bool("DMS_WEBPUSH_ALLOW_HTTP", False)
         self.DMS_WEBPUSH_ALLOW_PRIVATE = _bool("DMS_WEBPUSH_ALLOW_PRIVATE", False)
         # Seconds a push job waits for a provider to connect, and for each read and write.
@@ -140,6 +136,14 @@ class Config:
         self.SESSION_COOKIE_SAMESITE = "Lax"
         self.SESSION_COOKIE_SECURE = _bool("DMS_SECURE_COOKIES", False)
         self.TESTING = False
+
+
+# The browsers' push services (Chrome and Edge's FCM, Firefox's autopush, Windows' WNS,
+# Safari's), the default of DMS_WEBPUSH_HOSTS.
+WEBPUSH_HOSTS = (
+    "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
+    "notify.windows.com,push.apple.com"
+)
 
 
 def _normalise_db_url(url: str) -> str:
