@@ -6,7 +6,7 @@ export FLASK_APP := app
 # Two test processes on the two-core machines we run on; override with PYTEST_ARGS=...
 PYTEST_ARGS ?= -n 2
 
-.PHONY: run test lint format lock install install-dev worker clean screenshots
+.PHONY: run test lint format lock install install-dev worker clean screenshots client
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ test: install-dev
 screenshots: install-dev
 	bash scripts/install-system-packages.sh
 	DMS_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
+
+## make client: regenerate the Python SDK in clients/python/ from the served OpenAPI document
+## (tests/sdk fails until the result is committed whenever an operation changes).
+client: install-dev
+	$(BIN)/python -m clients.generate
 
 lint: install-dev
 	$(BIN)/ruff check .
