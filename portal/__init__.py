@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Flask
 
 from portal import (  # noqa: F401  (they attach their views)
+    approvals,
     audit_log,
     auth,
     dashboard,
@@ -21,6 +22,7 @@ from portal import (  # noqa: F401  (they attach their views)
     security,
     users,
     webhooks,
+    workflow_definitions,
 )
 from portal.blueprint import bp
 

@@ -49,6 +49,8 @@ ACTION_LABELS = {
     "webhook.secret_rotated": "Webhook secret rotated",
     "webhook.delivery_retried": "Webhook delivery retried",
     "webhook.replayed": "Events replayed to a webhook endpoint",
+    "workflow.definition_created": "Workflow defined",
+    "workflow.definition_updated": "Workflow definition changed",
     "tenant.created": "Workspace created",
     "tenant.limits_changed": "Plan limits changed",
     "support.audit_viewed": "Support staff viewed the audit log",

@@ -18,11 +18,13 @@ class NavEntry:
 NAV: list[NavEntry] = [
     NavEntry("Dashboard", "portal.index", ("admin", "auditor", "member")),
     NavEntry("Notifications", "portal.notifications_page", ("admin", "auditor", "member")),
+    NavEntry("Approvals", "portal.approvals_page", ("admin", "auditor", "member")),
     NavEntry("Documents", "portal.documents_page", ("admin", "auditor", "member")),
     NavEntry("API keys", "portal.keys", ("admin", "auditor")),
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
     NavEntry("Webhooks", "portal.webhooks", ("admin", "auditor")),
+    NavEntry("Workflows", "portal.workflow_definitions_page", ("admin", "auditor")),
     NavEntry("Users", "portal.users_page", ("admin",)),
     NavEntry("OAuth apps", "portal.oauth_apps", ("admin",)),
     NavEntry("Authorized apps", "portal.authorized_apps", ("admin", "auditor", "member")),

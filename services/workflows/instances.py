@@ -215,7 +215,7 @@ def _stall(instance: WorkflowInstance) -> None:
     if instance.stalled_reason:
         return
     step = instance.current_step
-    reason = "Nobody can act on this step: its approvers are deactivated or gone."
+    reason = "Nobody can act on this step: none of its approvers is an active user."
     instance.stalled_reason = reason
     db.session.flush()
     _record(instance, Actor.system("workflow"), "stalled", step, reason)

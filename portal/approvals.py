@@ -1,0 +1,140 @@
+"""Approvals in the portal: the inbox of what waits for the signed-in person (with the
+document's title and a preview of its text), an instance's page with its history as a
+timeline, and approve / reject with a comment (htmx; plain forms without JavaScript) or cancel
+(the starter or an admin). The same services as the API (services/workflows)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import func, select
+
+from errors import DomainError
+from extensions import db
+from models import Document, DocumentText, Role, User, WorkflowInstance
+from portal.access import TENANT_ROLES, is_htmx, portal_actor, roles_required
+from portal.blueprint import bp
+from services.core.transaction import transactional
+from services.workflows import approvers, instances, queries, wire
+
+INBOX_SIZE = 50
+PREVIEW_CHARS = 400
+
+
+def subjects(rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
+    """Title and a text preview of each instance's document, in two queries."""
+    ids = [r.subject_id for r in rows if r.subject_type == "document"]
+    if not ids:
+        return {}
+    titles = dict(
+        db.session.execute(select(Document.id, Document.title).where(Document.id.in_(ids))).all()
+    )
+    texts = dict(
+        db.session.execute(
+            # Only the preview's worth of each text: a text may hold millions of characters.
+            select(
+                DocumentText.document_id, func.substr(DocumentText.text, 1, PREVIEW_CHARS)
+            ).where(DocumentText.document_id.in_(ids))
+        ).all()
+    )
+    return {
+        doc_id: {
+            "title": titles.get(doc_id, doc_id),
+            "preview": (texts.get(doc_id) or "")[:PREVIEW_CHARS],
+        }
+        for doc_id in ids
+    }
+
+
+@bp.get("/approvals")
+@roles_required(*TENANT_ROLES)
+def approvals_page():
+    tenant_id = current_user.tenant_id
+    waiting, _ = queries.list_instances(
+        tenant_id, queries.InstanceFilters(approver_id=current_user.id), INBOX_SIZE, None
+    )
+    started, _ = queries.list_instances(tenant_id, queries.InstanceFilters(), 20, None)
+    rows = [*waiting, *started]
+    return render_template(
+        "portal/approvals/index.html",
+        waiting=wire.instances_data(waiting),
+        recent=wire.instances_data(started),
+        subjects=subjects(rows),
+    )
+
+
+def _instance(instance_id: str) -> WorkflowInstance:
+    return instances.get_instance(current_user.tenant_id, instance_id)
+
+
+def _render_instance(
+    instance: WorkflowInstance, status: int = 200, notice: tuple[str, str] | None = None
+):
+    data = wire.instance_data(instance)
+    me = current_user.id
+    return render_template(
+        "portal/approvals/detail.html",
+        instance=data,
+        subject=subjects([instance]).get(instance.subject_id),
+        can_act=me in approvers.compute(instance),
+        can_cancel=instance.state in ("pending", "in_progress")
+        and (current_user.role == Role.ADMIN.value or instance.started_by == me),
+        steps=instance.steps,
+        names=_names(instance),
+        notice=notice,
+    ), status
+
+
+def _names(instance: WorkflowInstance) -> dict[str, str]:
+    """E-mail addresses of the users the steps name by id (the steps show people, not ids)."""
+    ids = {
+        ref["user"]
+        for step in instance.steps
+        for ref in [*step["approvers"], step.get("escalateTo") or {}]
+        if "user" in ref
+    }
+    if not ids:
+        return {}
+    rows = db.session.execute(
+        select(User.id, User.email).where(User.id.in_(ids), User.tenant_id == instance.tenant_id)
+    )
+    return dict(rows.all())
+
+
+@bp.get("/approvals/<instance_id>")
+@roles_required(*TENANT_ROLES)
+def approval_detail(instance_id: str):
+    return _render_instance(_instance(instance_id))
+
+
+@bp.post("/approvals/<instance_id>/<any(approve, reject, cancel):action>")
+@roles_required(*TENANT_ROLES)
+def act_on_approval(instance_id: str, action: str):
+    comment = (request.form.get("comment") or "").strip()[:2000] or None
+    try:
+        instance = _act(instance_id, action, comment)
+    except DomainError as error:
+        if error.status == 404:
+            raise
+        # htmx swaps in the answer whatever its status; a plain form shows it as the page.
+        notice = (error.errors[0].message, "error")
+        return _render_instance(_instance(instance_id), 200 if is_htmx() else error.status, notice)
+    done = {"approve": "Approved.", "reject": "Rejected.", "cancel": "Cancelled."}[action]
+    if is_htmx():
+        return _render_instance(instance, notice=(done, "success"))
+    flash(done, "success")
+    return redirect(url_for("portal.approval_detail", instance_id=instance_id))
+
+
+@transactional
+def _act(instance_id: str, action: str, comment: str | None) -> WorkflowInstance:
+    instance = _instance(instance_id)
+    if action == "cancel":
+        instances.cancel(instance, portal_actor(), current_user.role == Role.ADMIN.value, comment)
+    else:
+        user = db.session.get(User, current_user.id)
+        assert user is not None
+        getattr(instances, action)(instance, user, comment)
+    return instance
