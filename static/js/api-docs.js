@@ -19,7 +19,7 @@
       host.textContent = 'API reference unavailable: see /api/v1/openapi.json.';
       return;
     }
-    window.SwaggerUIBundle({
+    var ui = window.SwaggerUIBundle({
       url: new URL(specUrl, document.baseURI).href,
       domNode: host,
       deepLinking: true,
@@ -27,8 +27,15 @@
       validatorUrl: null,
       docExpansion: 'list',
       defaultModelsExpandDepth: 0,
+      // The names generated clients use (uploadDocument, listDocuments, ...), beside each path.
+      displayOperationId: true,
+      // Authorize (an API key and the tenant), then Try it out: uploads send the file part.
       tryItOutEnabled: false,
+      persistAuthorization: false,
     });
+    if (typeof ui.initOAuth === 'function') {
+      ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });
+    }
   }
 
   if (document.readyState === 'loading') {
