@@ -8,6 +8,7 @@ from flask import Flask
 from api import (  # noqa: F401  (they attach their routes)
     accounts,
     documents,
+    forms,
     lifecycle,
     notifications,
     oauth,

@@ -6,6 +6,7 @@ from models.deprecation import DeprecationNotice, DeprecationUsage
 from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from models.document_text import DocumentText
 from models.event import Event
+from models.form import Form, FormStatus, FormSubmission, FormVersion
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
@@ -37,6 +38,10 @@ __all__ = [
     "DocumentText",
     "DocumentVersion",
     "Event",
+    "Form",
+    "FormStatus",
+    "FormSubmission",
+    "FormVersion",
     "IdempotencyRecord",
     "IdempotencyState",
     "InstanceState",

@@ -149,6 +149,27 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType(
+        "form.submission.created",
+        "Someone submitted a published form (through the API or its public page).",
+        {
+            "submission": {
+                "id": "sub_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                "formId": "frm_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                "formVersion": 2,
+                "data": {
+                    "name": "Ada Lovelace",
+                    "amount": 120,
+                    "receipt": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                },
+                "submittedBy": "public",
+                "documentIds": ["doc_01jf3x9k2m4n5p6q7r8s9t0v1w"],
+                "workflowInstanceId": "wfi_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                "createdAt": "2026-11-21T10:00:00Z",
+            },
+            "form": {"id": "frm_01jf3x9k2m4n5p6q7r8s9t0v1w", "name": "Expense claim", "version": 2},
+        },
+    ),
+    EventType(
         TEST_EVENT,
         "Sent by POST /api/v1/webhooks/{id}/test to that endpoint only.",
         {"message": "This is a test event from the Document Management Service."},

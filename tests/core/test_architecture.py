@@ -26,6 +26,7 @@ SERVICE_LAYERS = {
     "notifications": {"core"},
     "push": {"core", "audit", "webhooks"},
     "workflows": {"core", "audit", "notifications"},
+    "forms": {"core", "audit", "documents", "workflows"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {
