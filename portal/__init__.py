@@ -18,6 +18,7 @@ from portal import (  # noqa: F401  (they attach their views)
     notifications,
     oauth,
     passkeys,
+    public_forms,
     reference,
     security,
     users,
