@@ -1,6 +1,8 @@
 """`flask worker`: an RQ worker for the app's queues (in priority order, services/core/queue.py),
-with RQ's scheduler (retries and delayed jobs), whose jobs run inside the Flask app context
-in the forked work horse; extraction jobs run there under a memory ceiling and a CPU budget."""
+with RQ's scheduler (retries and delayed jobs), whose jobs run inside the Flask app context.
+Extraction jobs run in a forked work horse under a memory ceiling and a CPU budget; every
+other job (webhook deliveries, sweeps) runs in the worker's own process, which keeps what it
+warmed up (compiled SQL statements, pooled connections) from one job to the next."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ import resource
 import signal
 
 from flask import Flask
-from rq import Queue, Worker
+from rq import Queue, SimpleWorker, Worker
 from rq.job import Job
+from rq.worker import WorkerStatus
 
-from extensions import redis_store
+from extensions import db, redis_store
 from jobs import housekeeping
 from jobs.extraction import JOBS_UNDER_LIMITS
 from services.core import queue
@@ -23,10 +26,35 @@ MiB = 1024 * 1024
 CPU_GRACE_SECONDS = 10
 
 
+def runs_in_horse(job: Job) -> bool:
+    """Whether `job` needs a forked work horse: only the jobs under the extraction limits do
+    (the limits must end with the process that ran the job)."""
+    return job.func_name in JOBS_UNDER_LIMITS
+
+
 class AppWorker(Worker):
-    """An RQ worker whose jobs run inside the Flask app context."""
+    """An RQ worker whose jobs run inside the Flask app context: in a forked work horse for
+    the jobs under limits, in this process for the others. A forked horse starts cold (each
+    SQL statement compiled again, new connections) and what it warms dies with it: 200 ms a
+    job against 5 ms in process (bench/RESULTS.md, "Webhook delivery")."""
 
     flask_app: Flask | None = None
+
+    def execute_job(self, job: Job, queue: Queue) -> None:
+        if runs_in_horse(job):
+            super().execute_job(job, queue)
+            return
+        # SimpleWorker's way: RQ's job timeout still applies (SIGALRM in perform_job).
+        self.prepare_execution(job)
+        self.perform_job(job, queue)
+        self.set_state(WorkerStatus.IDLE)
+
+    def get_heartbeat_ttl(self, job: Job) -> int:
+        if runs_in_horse(job):
+            return super().get_heartbeat_ttl(job)
+        # Nobody renews the heartbeat while this process runs the job: it must last the
+        # job's whole timeout.
+        return SimpleWorker.get_heartbeat_ttl(self, job)  # type: ignore[arg-type]
 
     def perform_job(self, job: Job, queue: Queue) -> bool:
         assert self.flask_app is not None
@@ -35,9 +63,14 @@ class AppWorker(Worker):
 
     def main_work_horse(self, job: Job, queue: Queue) -> None:
         # The child side of the fork only: the limits end with the horse and never reach the
-        # worker itself; a SimpleWorker, which runs jobs in its own process, never comes here.
+        # worker itself.
+        assert self.flask_app is not None
+        with self.flask_app.app_context():
+            # The worker's own jobs left connections in its pools: the horse must open its
+            # own, and leave the parent's sockets alone (close=False).
+            for engine in db.engines.values():
+                engine.dispose(close=False)
         if job.func_name in JOBS_UNDER_LIMITS:
-            assert self.flask_app is not None
             limit_work_horse(
                 self.flask_app.config["DMS_EXTRACT_MEMORY_MB"],
                 self.flask_app.config["DMS_EXTRACT_CPU_SECONDS"],
