@@ -4,9 +4,11 @@ imports the jobs package (jobs import services, never the other way round); the 
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from redis.exceptions import RedisError
 from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
@@ -51,3 +53,43 @@ def job_is_alive(job_id: str | None) -> bool:
             beat = beat.replace(tzinfo=UTC)
         return beat is not None and datetime.now(UTC) - beat < HEARTBEAT_LOST_AFTER
     return False
+
+
+# --- one waiting job for many requests -------------------------------------------------------
+
+
+def enqueue_unless_waiting(
+    key: str,
+    job_name: str,
+    *args: Any,
+    waiting_for: timedelta,
+    replace: bool = False,
+    **kwargs: Any,
+) -> str | None:
+    """Enqueue `job_name` unless a job enqueued under `key` is still waiting for a worker:
+    many commits wake one job. The job calls `taken(key)` before it looks for work, so work
+    added after that wakes a new job. The mark lapses after `waiting_for` (a job queued
+    behind others for longer gets a twin, which finds nothing to do); `replace` enqueues
+    whatever the mark says (its job is known to be lost). Returns the new job's id, None
+    when one was waiting."""
+    job_id = f"{key}-{secrets.token_hex(8)}"
+    marker = redis_store.key("waiting", key)
+    if not redis_store.client.set(marker, job_id, nx=not replace, ex=waiting_for):
+        return None
+    try:
+        enqueue(job_name, *args, job_id=job_id, **kwargs)
+    except RedisError:
+        redis_store.client.delete(marker)  # best effort: the mark must not hide a lost job
+        raise
+    return job_id
+
+
+def waiting_job(key: str) -> str | None:
+    """The id of the job enqueued under `key` that has not started yet, if any."""
+    value = redis_store.client.get(redis_store.key("waiting", key))
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def taken(key: str) -> None:
+    """Called by the job enqueued under `key` when it starts, before it looks for work."""
+    redis_store.client.delete(redis_store.key("waiting", key))

@@ -1,15 +1,16 @@
 """Deliveries: an event fanned out to the endpoints that want it (a row per endpoint, in the
 event's own transaction), attempted on the schedule of CONTRACT §7, one attempt at a time.
 
-The database is the record of truth; RQ only carries the work. A delivery is enqueued after
-its transaction commits; the attempt claims it with a conditional UPDATE (so a slow attempt, a
-duplicate job and the reconciler never send it twice at once), commits the claim, sends, then
-records the outcome in a second unit of work (jobs/webhooks.py draws the boundaries)."""
+The database is the record of truth; RQ only carries the work. Once a transaction with new
+or due deliveries commits, it wakes the drain job (one waiting job for any number of commits);
+an attempt claims its delivery with a conditional UPDATE (so a slow attempt, a duplicate job
+and the reconciler never send it twice at once), commits the claim, sends, then records the
+outcome in a second unit of work (jobs/webhooks.py draws the boundaries; batches.py claims,
+sends and records many at a time)."""
 
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,7 +20,7 @@ from typing import Any
 import orjson
 from flask import current_app
 from redis.exceptions import RedisError
-from sqlalchemy import or_, update
+from sqlalchemy import ColumnElement, or_, update
 from sqlalchemy.orm import selectinload
 
 import clock
@@ -33,7 +34,7 @@ from services.core.actors import Actor
 from services.core.paging import keyset_page
 from services.webhooks import addresses, endpoints, health, signing, transport
 from services.webhooks.catalogue import DIRECT_ONLY, TEST_EVENT
-from services.webhooks.transport import Outcome
+from services.webhooks.transport import Outcome, Pools
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +49,18 @@ SCHEDULE = (
     timedelta(hours=24),
     timedelta(hours=48),
 )
-# Longer than any attempt (10 s of HTTP, a DNS lookup, two commits): a claim left by a worker
-# killed mid-attempt lapses after it, and the reconciler sends again.
+# Longer than any attempt (10 s of HTTP, a DNS lookup, two commits; a batch's sends start
+# within batches.SEND_WINDOW): a claim left by a killed worker lapses after it, and the
+# reconciler sends again.
 CLAIM_LEASE = timedelta(minutes=2)
 MAX_PAYLOAD_BYTES = 256 * 1024
-DELIVERY_JOB = "jobs.webhooks.deliver"
-JOB_TIMEOUT = 60
+DRAIN_JOB = "jobs.webhooks.drain"
+# The drain job's mark in Redis (services/core/queue.enqueue_unless_waiting).
+WAKE_KEY = "webhooks-drain"
+# A drain job still waiting after this (a long queue) gets a twin; the twin finds less to do.
+WAKE_MARK_LASTS = timedelta(minutes=5)
+# RQ's limit on one drain job: DRAIN_SECONDS (jobs/webhooks.py) plus one batch at worst.
+DRAIN_JOB_TIMEOUT = 240
 
 
 @dataclass(frozen=True)
@@ -90,74 +97,99 @@ def new_delivery(event: Event, endpoint: WebhookEndpoint) -> WebhookDelivery:
         status=DeliveryStatus.PENDING.value,
         attempt_count=0,
         next_attempt_at=event.created_at,
-        job_id=_new_job_id(),
     )
     db.session.add(delivery)
     return delivery
 
 
-def _new_job_id() -> str:
-    return f"webhook-{secrets.token_hex(10)}"
-
-
 def _enqueue_after_commit(deliveries: Sequence[WebhookDelivery]) -> None:
-    jobs = [(d.id, d.job_id) for d in deliveries]
-    if jobs:
-        transaction.after_commit(partial(enqueue, jobs))
+    if deliveries:
+        transaction.after_commit(wake)
 
 
-def enqueue(jobs: Sequence[tuple[str, str | None]]) -> int:
-    """Put (delivery id, job id) pairs on the queue; a Redis failure is logged and left to the
-    reconciler, which finds the deliveries due and their jobs missing."""
-    done = 0
+def wake(replace: bool = False) -> str | None:
+    """Make sure a drain job is on its way (one waiting job for any number of commits); its
+    id, or None when one was waiting already. A Redis failure is logged and left to the
+    reconciler, which finds the deliveries due and no job waiting. `replace`: the waiting job
+    is known to be lost (the reconciler), enqueue another whatever its mark says."""
     try:
-        for delivery_id, job_id in jobs:
-            queue.enqueue(DELIVERY_JOB, delivery_id, job_id=job_id, job_timeout=JOB_TIMEOUT)
-            done += 1
+        return queue.enqueue_unless_waiting(
+            WAKE_KEY,
+            DRAIN_JOB,
+            waiting_for=WAKE_MARK_LASTS,
+            replace=replace,
+            job_timeout=DRAIN_JOB_TIMEOUT,
+        )
     except RedisError as exc:
-        log.warning("webhook deliveries not enqueued; the reconciler will", extra={"err": str(exc)})
-    return done
+        log.warning("webhook drain not enqueued; the reconciler will", extra={"err": str(exc)})
+        return None
 
 
-def reschedule(deliveries: Sequence[WebhookDelivery]) -> None:
-    """Give each delivery a fresh job id and enqueue it after the commit (the reconciler)."""
-    for delivery in deliveries:
-        delivery.job_id = _new_job_id()
+def woken() -> None:
+    """The drain job starts: deliveries committed from now on wake another one."""
+    queue.taken(WAKE_KEY)
+
+
+def drain_is_waiting() -> bool:
+    """Whether a drain job is queued (or just starting) that will claim what is due now."""
+    return queue.job_is_alive(queue.waiting_job(WAKE_KEY))
+
+
+def reschedule(deliveries: Sequence[WebhookDelivery], replace: bool = False) -> None:
+    """Wake the drain job after the commit for these due deliveries (retry, replay, the
+    reconciler with `replace`)."""
     db.session.flush()
-    _enqueue_after_commit(deliveries)
+    if deliveries:
+        transaction.after_commit(partial(wake, replace))
 
 
 # --- one attempt -----------------------------------------------------------------------------
 
 
-def claim(delivery_id: str) -> AttemptPlan | None:
+def claimable(now: datetime, rows: Any = WebhookDelivery) -> list[ColumnElement[bool]]:
+    """What makes a delivery claimable at `now`: open, due, and no claim running (`rows`:
+    WebhookDelivery or an alias of it)."""
+    return [
+        rows.status.in_(OPEN_STATUSES),
+        rows.next_attempt_at <= now,
+        or_(rows.claimed_until.is_(None), rows.claimed_until < now),
+    ]
+
+
+def claim(delivery_id: str, job_id: str | None = None) -> AttemptPlan | None:
     """Claim the delivery for one attempt if it is open, due and not claimed; None otherwise
     (already done, not due yet, or another attempt holds it). The caller commits the claim
     before sending."""
     now = clock.now()
     claimed = db.session.execute(
         update(WebhookDelivery)
-        .where(
-            WebhookDelivery.id == delivery_id,
-            WebhookDelivery.status.in_(OPEN_STATUSES),
-            WebhookDelivery.next_attempt_at <= now,
-            or_(WebhookDelivery.claimed_until.is_(None), WebhookDelivery.claimed_until < now),
-        )
-        .values(claimed_until=now + CLAIM_LEASE)
+        .where(WebhookDelivery.id == delivery_id, *claimable(now))
+        .values(claimed_until=now + CLAIM_LEASE, job_id=job_id)
         .execution_options(synchronize_session=False)
     )
     if claimed.rowcount != 1:
         return None
     delivery = db.session.get(WebhookDelivery, delivery_id, populate_existing=True)
     assert delivery is not None
+    return plan_attempt(delivery, now)
+
+
+def plan_attempt(
+    delivery: WebhookDelivery, now: datetime, secrets_of: dict[str, list[str]] | None = None
+) -> AttemptPlan | None:
+    """What the claimed `delivery` sends now; None if its endpoint was disabled meanwhile
+    (then it is closed as failed). `secrets_of` caches the endpoints' secrets for a batch."""
     if not delivery.endpoint.enabled:
         _close(delivery, DeliveryStatus.FAILED, now)
         return None
     event = delivery.event
     body = payload_bytes(event)
     timestamp = int(now.timestamp())
+    cache = {} if secrets_of is None else secrets_of
     try:
-        keys = endpoints.signing_secrets(delivery.endpoint)
+        if delivery.endpoint_id not in cache:
+            cache[delivery.endpoint_id] = endpoints.signing_secrets(delivery.endpoint)
+        keys = cache[delivery.endpoint_id]
     except ValueError as exc:  # SECRET_KEY changed: nothing can be signed until a rotation
         log.error("webhook secret unreadable", extra={"endpoint_id": delivery.endpoint_id})
         keys, body = [], str(exc).encode()
@@ -169,28 +201,40 @@ def claim(delivery_id: str) -> AttemptPlan | None:
     return AttemptPlan(delivery.id, delivery.endpoint.url, headers, body, now)
 
 
-def send(plan: AttemptPlan) -> Outcome:
-    """The SSRF guard, then the request; outside any unit of work (it takes up to 10 s)."""
+def send(
+    plan: AttemptPlan, allow_private: bool | None = None, pools: Pools | None = None
+) -> Outcome:
+    """The SSRF guard, then the request; outside any unit of work (it takes up to 10 s). From
+    a thread without the app, pass `allow_private` (the setting); `pools` keeps connections
+    alive across a batch."""
     if not plan.headers["webhook-signature"]:
         return Outcome(None, 0, error=plan.body.decode())
+    if allow_private is None:
+        allow_private = current_app.config["DMS_WEBHOOK_ALLOW_PRIVATE"]
     try:
-        target = addresses.resolve(
-            plan.url, allow_private=current_app.config["DMS_WEBHOOK_ALLOW_PRIVATE"]
-        )
+        target = addresses.resolve(plan.url, allow_private=allow_private)
     except addresses.AddressRefused as exc:
         return Outcome(None, 0, error=str(exc)[:500])
-    return transport.post(target, plan.headers, plan.body)
+    return transport.post(target, plan.headers, plan.body, pools)
 
 
 def record_outcome(plan: AttemptPlan, outcome: Outcome) -> str | None:
-    """Record the attempt and decide what follows: succeeded, the next slot of the schedule,
-    or failed (the schedule is spent, or the receiver answered 410 Gone or has failed every
-    attempt for 5 days, which also disable the endpoint). Returns the delivery's status (None
-    if it was deleted meanwhile)."""
+    """Record the attempt and decide what follows (`apply_outcome`). Returns the delivery's
+    status (None if it was deleted meanwhile)."""
     delivery = db.session.get(WebhookDelivery, plan.delivery_id, populate_existing=True)
     if delivery is None:
         return None
-    now = clock.now()
+    apply_outcome(delivery, plan, outcome, clock.now())
+    db.session.flush()
+    return delivery.status
+
+
+def apply_outcome(
+    delivery: WebhookDelivery, plan: AttemptPlan, outcome: Outcome, now: datetime
+) -> None:
+    """The attempt's row, and what follows: succeeded, the next slot of the schedule, or
+    failed (the schedule is spent, or the receiver answered 410 Gone or has failed every
+    attempt for 5 days, which also disable the endpoint). The caller flushes."""
     number = delivery.attempt_count + 1
     db.session.add(
         WebhookAttempt(
@@ -224,8 +268,6 @@ def record_outcome(plan: AttemptPlan, outcome: Outcome) -> str | None:
         else:
             delivery.status = DeliveryStatus.RETRYING.value
             delivery.next_attempt_at = due
-    db.session.flush()
-    return delivery.status
 
 
 def next_attempt_at(
@@ -249,8 +291,8 @@ def _close(delivery: WebhookDelivery, status: DeliveryStatus, now: datetime) -> 
     delivery.completed_at = now
     delivery.next_attempt_at = None
     delivery.claimed_until = None
-    db.session.flush()
     if status is DeliveryStatus.FAILED:
+        db.session.flush()  # the listeners see the delivery as it is now
         signals.webhook_delivery_failed.send(delivery)
 
 

@@ -1,10 +1,13 @@
 """One HTTP POST of a webhook, with urllib3 (the maintained transport under requests): the
 connection goes to the address the SSRF guard checked, while Host, TLS SNI and the
 certificate check use the URL's name. Redirects are never followed; the whole exchange has
-10 seconds; only the first KiB of the answer is read."""
+10 seconds; only the first KiB of the answer is read. A batch of attempts shares keep-alive
+connections (`Pools`), kept per checked address: a connection is only ever reused for the
+address the guard checked for that attempt."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,15 +36,14 @@ class Outcome:
         return self.error is None and self.status_code is not None and 200 <= self.status_code < 300
 
 
-def post(target: Target, headers: dict[str, str], body: bytes) -> Outcome:
-    """POST `body` to `target`; never raises for what the network or the receiver does."""
+def _pool(target: Target, maxsize: int) -> urllib3.HTTPConnectionPool:
     common = {
         "timeout": urllib3.Timeout(total=TIMEOUT_SECONDS),
         "retries": False,
-        "maxsize": 1,
+        "maxsize": maxsize,
     }
     if target.scheme == "https":
-        pool: urllib3.HTTPConnectionPool = urllib3.HTTPSConnectionPool(
+        return urllib3.HTTPSConnectionPool(
             target.address,
             target.port,
             server_hostname=target.host,
@@ -49,8 +51,40 @@ def post(target: Target, headers: dict[str, str], body: bytes) -> Outcome:
             cert_reqs="CERT_REQUIRED",
             **common,
         )
-    else:
-        pool = urllib3.HTTPConnectionPool(target.address, target.port, **common)
+    return urllib3.HTTPConnectionPool(target.address, target.port, **common)
+
+
+class Pools:
+    """Keep-alive connections for the attempts of one batch, a pool per checked address
+    (scheme, address, port and name: a connection made for one name never carries
+    another's request). Thread-safe; `close()` ends them all."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._pools: dict[tuple[str, str, int, str], urllib3.HTTPConnectionPool] = {}
+        self._lock = threading.Lock()
+
+    def get(self, target: Target) -> urllib3.HTTPConnectionPool:
+        key = (target.scheme, target.address, target.port, target.host)
+        with self._lock:
+            pool = self._pools.get(key)
+            if pool is None:
+                pool = self._pools[key] = _pool(target, self.per_address)
+            return pool
+
+    def close(self) -> None:
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.close()
+
+
+def post(
+    target: Target, headers: dict[str, str], body: bytes, pools: Pools | None = None
+) -> Outcome:
+    """POST `body` to `target`, over a kept-alive connection of `pools` if given (else a
+    connection of its own); never raises for what the network or the receiver does."""
+    pool = pools.get(target) if pools is not None else _pool(target, 1)
     request_headers = {
         "Host": target.host_header,
         "Content-Type": "application/json",
@@ -71,12 +105,16 @@ def post(target: Target, headers: dict[str, str], body: bytes) -> Outcome:
         )
         try:
             excerpt = response.read(EXCERPT_BYTES, decode_content=False)
+            if not (response.length_remaining == 0 or response.closed):
+                # An answer longer than we read: the connection cannot carry another request.
+                response.close()
         finally:
             response.release_conn()
     except HTTPError as exc:
         return Outcome(None, _ms_since(started), error=_describe(exc))
     finally:
-        pool.close()
+        if pools is None:
+            pool.close()
     latency = _ms_since(started)
     outcome = Outcome(
         response.status, latency, excerpt=excerpt.decode("utf-8", errors="replace") or None

@@ -1,6 +1,7 @@
 """A real HTTP receiver for webhook tests: a threaded http.server on 127.0.0.1 that records
 every request and answers from a script of responses (status, headers, body), optionally
-holding a request until the test releases it."""
+holding a request until the test releases it; with `keep_alive`, it speaks HTTP/1.1 and
+keeps connections open (each request records the client's address, so a test sees reuse)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    peer: tuple[str, int] = ("", 0)
 
 
 @dataclass
@@ -25,8 +27,13 @@ class Answer:
     hold: threading.Event | None = None  # wait for it before answering
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # a drain opens SEND_THREADS connections at once
+
+
 class Receiver:
-    def __init__(self) -> None:
+    def __init__(self, keep_alive: bool = False) -> None:
         self.requests: list[Received] = []
         self.script: deque[Answer] = deque()
         self.default = Answer()
@@ -34,11 +41,18 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if keep_alive else "HTTP/1.0"
+
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 receiver.requests.append(
-                    Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                    Received(
+                        self.path,
+                        {k.lower(): v for k, v in self.headers.items()},
+                        body,
+                        self.client_address,
+                    )
                 )
                 receiver.arrived.set()
                 answer = receiver.script.popleft() if receiver.script else receiver.default
@@ -54,8 +68,7 @@ class Receiver:
             def log_message(self, *args) -> None:  # quiet
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
