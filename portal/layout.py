@@ -55,6 +55,10 @@ ACTION_LABELS = {
     "tenant.limits_changed": "Plan limits changed",
     "support.audit_viewed": "Support staff viewed the audit log",
     "document.purged": "Document purged from the trash",
+    "form.created": "Form created",
+    "form.updated": "Form changed",
+    "form.published": "Form published",
+    "form.archived": "Form archived",
 }
 
 

@@ -24,6 +24,7 @@ NAV: list[NavEntry] = [
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
     NavEntry("Webhooks", "portal.webhooks", ("admin", "auditor")),
+    NavEntry("Forms", "portal.forms_page", ("admin",)),
     NavEntry("Workflows", "portal.workflow_definitions_page", ("admin", "auditor")),
     NavEntry("Users", "portal.users_page", ("admin",)),
     NavEntry("OAuth apps", "portal.oauth_apps", ("admin",)),
