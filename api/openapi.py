@@ -142,7 +142,7 @@ class OpenAPIBuilder:
             op["parameters"] += self.query_parameters(doc["query"])
         if doc.get("body") is not None:
             op["requestBody"] = {
-                "required": True,
+                "required": not doc.get("body_optional", False),
                 "content": {"application/json": {"schema": self.schema_ref(doc["body"])}},
             }
         if doc.get("form") is not None:

@@ -140,6 +140,8 @@ def json_body(model: type[BaseModel], *, optional: bool = False) -> Callable:
             return view(*args, **kwargs)
 
         _doc(wrapper)["body"] = model
+        if optional:
+            _doc(wrapper)["body_optional"] = True  # OpenAPI: requestBody.required false
         return wrapper
 
     return decorator
