@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
 from models import Notification
 from services.core.wire import Timestamp, Wire
-
-
-class NotificationDeliveryOut(Wire):
-    push_channel: Literal["apns", "fcm", "webpush"]
-    status: str
-    at: Timestamp
+from services.push.wire import PushDeliveryOut, deliveries_by_notification
 
 
 class NotificationOut(Wire):
@@ -25,12 +20,13 @@ class NotificationOut(Wire):
     data: dict[str, Any] = Field(description="Ids of what the notification is about.")
     read_at: Timestamp | None
     created_at: Timestamp
-    deliveries: list[NotificationDeliveryOut] = Field(
-        description="One entry per device the notification was pushed to."
+    deliveries: list[PushDeliveryOut] = Field(
+        description="One entry per device the notification was pushed to (docs/push.md)."
     )
 
 
 def notifications_data(rows: Sequence[Notification]) -> list[dict[str, Any]]:
+    pushes = deliveries_by_notification([n.id for n in rows])
     return [
         NotificationOut.model_validate(
             {
@@ -41,7 +37,7 @@ def notifications_data(rows: Sequence[Notification]) -> list[dict[str, Any]]:
                 "data": n.data,
                 "read_at": n.read_at,
                 "created_at": n.created_at,
-                "deliveries": [],
+                "deliveries": pushes[n.id],
             }
         ).model_dump(mode="json", by_alias=True)
         for n in rows

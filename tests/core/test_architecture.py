@@ -23,7 +23,7 @@ SERVICE_LAYERS = {
     "oauth": {"core", "audit", "accounts"},
     "passkeys": {"core", "audit", "accounts"},
     "webhooks": {"core", "audit"},
-    "notifications": {"core"},
+    "notifications": {"core", "push"},
     "push": {"core", "audit", "webhooks"},
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
