@@ -1,0 +1,295 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.create_form_submission_files_body import CreateFormSubmissionFilesBody
+from ...models.create_form_submission_json_body import CreateFormSubmissionJsonBody
+from ...models.error_envelope import ErrorEnvelope
+from ...models.submission_envelope import SubmissionEnvelope
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    form_id: str,
+    *,
+    body: CreateFormSubmissionJsonBody | CreateFormSubmissionFilesBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/forms/{form_id}/submissions".format(
+            form_id=quote(str(form_id), safe=""),
+        ),
+    }
+
+    if isinstance(body, CreateFormSubmissionJsonBody):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, CreateFormSubmissionFilesBody):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | SubmissionEnvelope | None:
+    if response.status_code == 201:
+        response_201 = SubmissionEnvelope.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 414:
+        response_414 = ErrorEnvelope.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorEnvelope.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = ErrorEnvelope.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | SubmissionEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateFormSubmissionJsonBody | CreateFormSubmissionFilesBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | SubmissionEnvelope]:
+    """Create form submission
+
+     Requires the scope forms:write.
+
+    Submit answers to a published form (409 otherwise): JSON `{"data": {…}}`, or
+    multipart/form-data with a `data` part and one file part per file field, each of which
+    becomes a document. 422 names every failing field by its JSON pointer (`/amount`).
+    Starts the form's workflow. Accepts Idempotency-Key.
+
+    Args:
+        form_id (str):
+        idempotency_key (str | Unset):
+        body (CreateFormSubmissionJsonBody):
+        body (CreateFormSubmissionFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | SubmissionEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        form_id=form_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateFormSubmissionJsonBody | CreateFormSubmissionFilesBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> ErrorEnvelope | SubmissionEnvelope | None:
+    """Create form submission
+
+     Requires the scope forms:write.
+
+    Submit answers to a published form (409 otherwise): JSON `{"data": {…}}`, or
+    multipart/form-data with a `data` part and one file part per file field, each of which
+    becomes a document. 422 names every failing field by its JSON pointer (`/amount`).
+    Starts the form's workflow. Accepts Idempotency-Key.
+
+    Args:
+        form_id (str):
+        idempotency_key (str | Unset):
+        body (CreateFormSubmissionJsonBody):
+        body (CreateFormSubmissionFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | SubmissionEnvelope
+    """
+
+    return sync_detailed(
+        form_id=form_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateFormSubmissionJsonBody | CreateFormSubmissionFilesBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | SubmissionEnvelope]:
+    """Create form submission
+
+     Requires the scope forms:write.
+
+    Submit answers to a published form (409 otherwise): JSON `{"data": {…}}`, or
+    multipart/form-data with a `data` part and one file part per file field, each of which
+    becomes a document. 422 names every failing field by its JSON pointer (`/amount`).
+    Starts the form's workflow. Accepts Idempotency-Key.
+
+    Args:
+        form_id (str):
+        idempotency_key (str | Unset):
+        body (CreateFormSubmissionJsonBody):
+        body (CreateFormSubmissionFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | SubmissionEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        form_id=form_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    form_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: CreateFormSubmissionJsonBody | CreateFormSubmissionFilesBody | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> ErrorEnvelope | SubmissionEnvelope | None:
+    """Create form submission
+
+     Requires the scope forms:write.
+
+    Submit answers to a published form (409 otherwise): JSON `{"data": {…}}`, or
+    multipart/form-data with a `data` part and one file part per file field, each of which
+    becomes a document. 422 names every failing field by its JSON pointer (`/amount`).
+    Starts the form's workflow. Accepts Idempotency-Key.
+
+    Args:
+        form_id (str):
+        idempotency_key (str | Unset):
+        body (CreateFormSubmissionJsonBody):
+        body (CreateFormSubmissionFilesBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | SubmissionEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            form_id=form_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,234 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.passkey_authentication_options_body import (
+    PasskeyAuthenticationOptionsBody,
+)
+from ...models.passkey_options_envelope import PasskeyOptionsEnvelope
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: PasskeyAuthenticationOptionsBody,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/auth/passkeys/authentication/options",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | PasskeyOptionsEnvelope | None:
+    if response.status_code == 200:
+        response_200 = PasskeyOptionsEnvelope.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 414:
+        response_414 = ErrorEnvelope.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorEnvelope.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = ErrorEnvelope.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | PasskeyOptionsEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PasskeyAuthenticationOptionsBody,
+) -> Response[ErrorEnvelope | PasskeyOptionsEnvelope]:
+    """Start passkey sign in
+
+     Start signing in with a passkey to the tenant of the usual sources (subdomain, custom
+    domain, X-Tenant-Id). Pass `publicKey` to navigator.credentials.get() and send the result
+    to authentication/verify with the `challengeId` within 5 minutes.
+
+    Args:
+        body (PasskeyAuthenticationOptionsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | PasskeyOptionsEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PasskeyAuthenticationOptionsBody,
+) -> ErrorEnvelope | PasskeyOptionsEnvelope | None:
+    """Start passkey sign in
+
+     Start signing in with a passkey to the tenant of the usual sources (subdomain, custom
+    domain, X-Tenant-Id). Pass `publicKey` to navigator.credentials.get() and send the result
+    to authentication/verify with the `challengeId` within 5 minutes.
+
+    Args:
+        body (PasskeyAuthenticationOptionsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | PasskeyOptionsEnvelope
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PasskeyAuthenticationOptionsBody,
+) -> Response[ErrorEnvelope | PasskeyOptionsEnvelope]:
+    """Start passkey sign in
+
+     Start signing in with a passkey to the tenant of the usual sources (subdomain, custom
+    domain, X-Tenant-Id). Pass `publicKey` to navigator.credentials.get() and send the result
+    to authentication/verify with the `challengeId` within 5 minutes.
+
+    Args:
+        body (PasskeyAuthenticationOptionsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | PasskeyOptionsEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: PasskeyAuthenticationOptionsBody,
+) -> ErrorEnvelope | PasskeyOptionsEnvelope | None:
+    """Start passkey sign in
+
+     Start signing in with a passkey to the tenant of the usual sources (subdomain, custom
+    domain, X-Tenant-Id). Pass `publicKey` to navigator.credentials.get() and send the result
+    to authentication/verify with the `challengeId` within 5 minutes.
+
+    Args:
+        body (PasskeyAuthenticationOptionsBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | PasskeyOptionsEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,301 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .act_body import ActBody
+from .approver import Approver
+from .approver_ref import ApproverRef
+from .approver_ref_role_type_0 import ApproverRefRoleType0
+from .approver_role_type_0 import ApproverRoleType0
+from .assertion_response_json import AssertionResponseJSON
+from .attestation_response_json import AttestationResponseJSON
+from .authentication_credential_json import AuthenticationCredentialJSON
+from .authentication_credential_json_authenticator_attachment_type_0 import (
+    AuthenticationCredentialJSONAuthenticatorAttachmentType0,
+)
+from .caller import Caller
+from .caller_envelope import CallerEnvelope
+from .caller_type import CallerType
+from .create_form_submission_files_body import CreateFormSubmissionFilesBody
+from .create_form_submission_files_body_data import CreateFormSubmissionFilesBodyData
+from .create_form_submission_json_body import CreateFormSubmissionJsonBody
+from .create_form_submission_json_body_data import CreateFormSubmissionJsonBodyData
+from .definition_create import DefinitionCreate
+from .definition_patch import DefinitionPatch
+from .document import Document
+from .document_envelope import DocumentEnvelope
+from .document_list_envelope import DocumentListEnvelope
+from .document_metadata import DocumentMetadata
+from .document_patch import DocumentPatch
+from .document_patch_metadata import DocumentPatchMetadata
+from .document_status import DocumentStatus
+from .document_version import DocumentVersion
+from .document_version_envelope import DocumentVersionEnvelope
+from .document_version_list_envelope import DocumentVersionListEnvelope
+from .document_workflow import DocumentWorkflow
+from .error import Error
+from .error_envelope import ErrorEnvelope
+from .form import Form
+from .form_create import FormCreate
+from .form_create_schema import FormCreateSchema
+from .form_create_status import FormCreateStatus
+from .form_envelope import FormEnvelope
+from .form_list_envelope import FormListEnvelope
+from .form_patch import FormPatch
+from .form_patch_schema import FormPatchSchema
+from .form_patch_status import FormPatchStatus
+from .form_schema import FormSchema
+from .get_oauth_authorization_code_challenge_method import (
+    GetOauthAuthorizationCodeChallengeMethod,
+)
+from .get_oauth_authorization_response_type import GetOauthAuthorizationResponseType
+from .get_oauth_server_metadata_response_200 import GetOauthServerMetadataResponse200
+from .get_openapi_document_response_200 import GetOpenapiDocumentResponse200
+from .highlight import Highlight
+from .highlight_field import HighlightField
+from .history_entry import HistoryEntry
+from .history_entry_action import HistoryEntryAction
+from .instance_create import InstanceCreate
+from .issue_oauth_token_body import IssueOauthTokenBody
+from .issue_oauth_token_body_grant_type import IssueOauthTokenBodyGrantType
+from .issue_oauth_token_response_400 import IssueOauthTokenResponse400
+from .issue_oauth_token_response_401 import IssueOauthTokenResponse401
+from .issue_oauth_token_token_out import IssueOauthTokenTokenOut
+from .list_documents_metadata import ListDocumentsMetadata
+from .list_documents_sort import ListDocumentsSort
+from .list_forms_status_type_0 import ListFormsStatusType0
+from .list_meta import ListMeta
+from .list_webhook_deliveries_status_type_0 import ListWebhookDeliveriesStatusType0
+from .list_workflow_instances_state_type_0 import ListWorkflowInstancesStateType0
+from .login_body import LoginBody
+from .meta import Meta
+from .notification import Notification
+from .notification_data import NotificationData
+from .notification_envelope import NotificationEnvelope
+from .notification_list_envelope import NotificationListEnvelope
+from .pagination import Pagination
+from .passkey import Passkey
+from .passkey_authentication_options_body import PasskeyAuthenticationOptionsBody
+from .passkey_authentication_verify_body import PasskeyAuthenticationVerifyBody
+from .passkey_envelope import PasskeyEnvelope
+from .passkey_options import PasskeyOptions
+from .passkey_options_envelope import PasskeyOptionsEnvelope
+from .passkey_options_publickey import PasskeyOptionsPublickey
+from .passkey_registration_verify_body import PasskeyRegistrationVerifyBody
+from .person import Person
+from .push_delivery import PushDelivery
+from .push_delivery_pushchannel import PushDeliveryPushchannel
+from .push_delivery_status import PushDeliveryStatus
+from .push_subscription import PushSubscription
+from .push_subscription_create import PushSubscriptionCreate
+from .push_subscription_create_device_token_type_1 import (
+    PushSubscriptionCreateDeviceTokenType1,
+)
+from .push_subscription_create_device_token_type_1_keys import (
+    PushSubscriptionCreateDeviceTokenType1Keys,
+)
+from .push_subscription_create_platform import PushSubscriptionCreatePlatform
+from .push_subscription_envelope import PushSubscriptionEnvelope
+from .push_subscription_list_envelope import PushSubscriptionListEnvelope
+from .push_subscription_platform import PushSubscriptionPlatform
+from .registration_credential_json import RegistrationCredentialJSON
+from .registration_credential_json_authenticator_attachment_type_0 import (
+    RegistrationCredentialJSONAuthenticatorAttachmentType0,
+)
+from .replay import Replay
+from .replay_body import ReplayBody
+from .replay_envelope import ReplayEnvelope
+from .revoke_oauth_token_body import RevokeOauthTokenBody
+from .revoke_oauth_token_body_token_type_hint import RevokeOauthTokenBodyTokenTypeHint
+from .revoke_oauth_token_response_200 import RevokeOauthTokenResponse200
+from .revoke_oauth_token_response_400 import RevokeOauthTokenResponse400
+from .revoke_oauth_token_response_401 import RevokeOauthTokenResponse401
+from .search_documents_metadata import SearchDocumentsMetadata
+from .search_hit import SearchHit
+from .search_hit_list_envelope import SearchHitListEnvelope
+from .search_hit_signals import SearchHitSignals
+from .step import Step
+from .step_mode import StepMode
+from .step_out import StepOut
+from .step_out_mode import StepOutMode
+from .subject import Subject
+from .subject_type import SubjectType
+from .submission import Submission
+from .submission_data import SubmissionData
+from .submission_envelope import SubmissionEnvelope
+from .submission_list_envelope import SubmissionListEnvelope
+from .submit_oauth_authorization_code_challenge_method import (
+    SubmitOauthAuthorizationCodeChallengeMethod,
+)
+from .submit_oauth_authorization_response_type import (
+    SubmitOauthAuthorizationResponseType,
+)
+from .tenant import Tenant
+from .token import Token
+from .token_envelope import TokenEnvelope
+from .upload_document_body import UploadDocumentBody
+from .upload_document_body_metadata import UploadDocumentBodyMetadata
+from .upload_document_version_body import UploadDocumentVersionBody
+from .webhook_attempt import WebhookAttempt
+from .webhook_create import WebhookCreate
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_envelope import WebhookDeliveryEnvelope
+from .webhook_delivery_list_envelope import WebhookDeliveryListEnvelope
+from .webhook_endpoint import WebhookEndpoint
+from .webhook_endpoint_envelope import WebhookEndpointEnvelope
+from .webhook_endpoint_list_envelope import WebhookEndpointListEnvelope
+from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
+from .webhook_endpoint_with_secret_envelope import WebhookEndpointWithSecretEnvelope
+from .webhook_event_type import WebhookEventType
+from .webhook_event_type_list_envelope import WebhookEventTypeListEnvelope
+from .webhook_event_type_sample import WebhookEventTypeSample
+from .webhook_patch import WebhookPatch
+from .workflow_definition import WorkflowDefinition
+from .workflow_definition_envelope import WorkflowDefinitionEnvelope
+from .workflow_definition_list_envelope import WorkflowDefinitionListEnvelope
+from .workflow_instance import WorkflowInstance
+from .workflow_instance_envelope import WorkflowInstanceEnvelope
+from .workflow_instance_list_envelope import WorkflowInstanceListEnvelope
+from .workflow_instance_state import WorkflowInstanceState
+
+__all__ = (
+    "ActBody",
+    "Approver",
+    "ApproverRef",
+    "ApproverRefRoleType0",
+    "ApproverRoleType0",
+    "AssertionResponseJSON",
+    "AttestationResponseJSON",
+    "AuthenticationCredentialJSON",
+    "AuthenticationCredentialJSONAuthenticatorAttachmentType0",
+    "Caller",
+    "CallerEnvelope",
+    "CallerType",
+    "CreateFormSubmissionFilesBody",
+    "CreateFormSubmissionFilesBodyData",
+    "CreateFormSubmissionJsonBody",
+    "CreateFormSubmissionJsonBodyData",
+    "DefinitionCreate",
+    "DefinitionPatch",
+    "Document",
+    "DocumentEnvelope",
+    "DocumentListEnvelope",
+    "DocumentMetadata",
+    "DocumentPatch",
+    "DocumentPatchMetadata",
+    "DocumentStatus",
+    "DocumentVersion",
+    "DocumentVersionEnvelope",
+    "DocumentVersionListEnvelope",
+    "DocumentWorkflow",
+    "Error",
+    "ErrorEnvelope",
+    "Form",
+    "FormCreate",
+    "FormCreateSchema",
+    "FormCreateStatus",
+    "FormEnvelope",
+    "FormListEnvelope",
+    "FormPatch",
+    "FormPatchSchema",
+    "FormPatchStatus",
+    "FormSchema",
+    "GetOauthAuthorizationCodeChallengeMethod",
+    "GetOauthAuthorizationResponseType",
+    "GetOauthServerMetadataResponse200",
+    "GetOpenapiDocumentResponse200",
+    "Highlight",
+    "HighlightField",
+    "HistoryEntry",
+    "HistoryEntryAction",
+    "InstanceCreate",
+    "IssueOauthTokenBody",
+    "IssueOauthTokenBodyGrantType",
+    "IssueOauthTokenResponse400",
+    "IssueOauthTokenResponse401",
+    "IssueOauthTokenTokenOut",
+    "ListDocumentsMetadata",
+    "ListDocumentsSort",
+    "ListFormsStatusType0",
+    "ListMeta",
+    "ListWebhookDeliveriesStatusType0",
+    "ListWorkflowInstancesStateType0",
+    "LoginBody",
+    "Meta",
+    "Notification",
+    "NotificationData",
+    "NotificationEnvelope",
+    "NotificationListEnvelope",
+    "Pagination",
+    "Passkey",
+    "PasskeyAuthenticationOptionsBody",
+    "PasskeyAuthenticationVerifyBody",
+    "PasskeyEnvelope",
+    "PasskeyOptions",
+    "PasskeyOptionsEnvelope",
+    "PasskeyOptionsPublickey",
+    "PasskeyRegistrationVerifyBody",
+    "Person",
+    "PushDelivery",
+    "PushDeliveryPushchannel",
+    "PushDeliveryStatus",
+    "PushSubscription",
+    "PushSubscriptionCreate",
+    "PushSubscriptionCreateDeviceTokenType1",
+    "PushSubscriptionCreateDeviceTokenType1Keys",
+    "PushSubscriptionCreatePlatform",
+    "PushSubscriptionEnvelope",
+    "PushSubscriptionListEnvelope",
+    "PushSubscriptionPlatform",
+    "RegistrationCredentialJSON",
+    "RegistrationCredentialJSONAuthenticatorAttachmentType0",
+    "Replay",
+    "ReplayBody",
+    "ReplayEnvelope",
+    "RevokeOauthTokenBody",
+    "RevokeOauthTokenBodyTokenTypeHint",
+    "RevokeOauthTokenResponse200",
+    "RevokeOauthTokenResponse400",
+    "RevokeOauthTokenResponse401",
+    "SearchDocumentsMetadata",
+    "SearchHit",
+    "SearchHitListEnvelope",
+    "SearchHitSignals",
+    "Step",
+    "StepMode",
+    "StepOut",
+    "StepOutMode",
+    "Subject",
+    "SubjectType",
+    "Submission",
+    "SubmissionData",
+    "SubmissionEnvelope",
+    "SubmissionListEnvelope",
+    "SubmitOauthAuthorizationCodeChallengeMethod",
+    "SubmitOauthAuthorizationResponseType",
+    "Tenant",
+    "Token",
+    "TokenEnvelope",
+    "UploadDocumentBody",
+    "UploadDocumentBodyMetadata",
+    "UploadDocumentVersionBody",
+    "WebhookAttempt",
+    "WebhookCreate",
+    "WebhookDelivery",
+    "WebhookDeliveryEnvelope",
+    "WebhookDeliveryListEnvelope",
+    "WebhookEndpoint",
+    "WebhookEndpointEnvelope",
+    "WebhookEndpointListEnvelope",
+    "WebhookEndpointWithSecret",
+    "WebhookEndpointWithSecretEnvelope",
+    "WebhookEventType",
+    "WebhookEventTypeListEnvelope",
+    "WebhookEventTypeSample",
+    "WebhookPatch",
+    "WorkflowDefinition",
+    "WorkflowDefinitionEnvelope",
+    "WorkflowDefinitionListEnvelope",
+    "WorkflowInstance",
+    "WorkflowInstanceEnvelope",
+    "WorkflowInstanceListEnvelope",
+    "WorkflowInstanceState",
+)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class AuthenticationCredentialJSONAuthenticatorAttachmentType0(StrEnum):
+    CROSS_PLATFORM = "cross-platform"
+    PLATFORM = "platform"
+
+    def __str__(self) -> str:
+        return str(self.value)

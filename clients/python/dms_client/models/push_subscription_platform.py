@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class PushSubscriptionPlatform(StrEnum):
+    ANDROID = "android"
+    IOS = "ios"
+    WEB = "web"
+
+    def __str__(self) -> str:
+        return str(self.value)

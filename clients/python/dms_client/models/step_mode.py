@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class StepMode(StrEnum):
+    ALL = "all"
+    ANY = "any"
+
+    def __str__(self) -> str:
+        return str(self.value)
