@@ -13,7 +13,7 @@ from rq import get_current_job
 
 import clock
 from services.core import queue, transaction
-from services.webhooks import batches, deliveries, reconciler
+from services.webhooks import batches, deliveries, reconciler, wakeup
 from services.webhooks.deliveries import AttemptPlan
 from services.webhooks.transport import Outcome
 
@@ -30,7 +30,7 @@ def drain() -> int:
     """RQ job: claim the due deliveries a batch at a time (each claim committed before its
     sends), send each batch concurrently, record its outcomes; until nothing is due, or for
     DRAIN_SECONDS. Returns how many attempts it recorded."""
-    deliveries.woken()  # from here on, a commit wakes another drain
+    wakeup.woken()  # from here on, a commit wakes another drain
     job = get_current_job()
     job_id = job.id if job is not None else None
     stop_at = time.monotonic() + DRAIN_SECONDS
@@ -42,7 +42,7 @@ def drain() -> int:
                 return recorded
             recorded += _record(list(zip(plans, sender.send_all(plans), strict=True)))
             if time.monotonic() > stop_at:
-                deliveries.wake()
+                wakeup.wake()
                 return recorded
 
 

@@ -2,7 +2,7 @@
 event's own transaction), attempted on the schedule of CONTRACT §7, one attempt at a time.
 
 The database is the record of truth; RQ only carries the work. Once a transaction with new
-or due deliveries commits, it wakes the drain job (one waiting job for any number of commits);
+or due deliveries commits, it wakes the drain job (wakeup.py: one job for many commits);
 an attempt claims its delivery with a conditional UPDATE (so a slow attempt, a duplicate job
 and the reconciler never send it twice at once), commits the claim, sends, then records the
 outcome in a second unit of work (jobs/webhooks.py draws the boundaries; batches.py claims,
@@ -19,7 +19,6 @@ from typing import Any
 
 import orjson
 from flask import current_app
-from redis.exceptions import RedisError
 from sqlalchemy import ColumnElement, or_, update
 from sqlalchemy.orm import selectinload
 
@@ -29,10 +28,10 @@ from extensions import db
 from models import DeliveryStatus, Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.webhook import OPEN_STATUSES
 from services.audit import audit_log
-from services.core import events, queue, signals, transaction
+from services.core import events, signals, transaction
 from services.core.actors import Actor
 from services.core.paging import keyset_page
-from services.webhooks import addresses, endpoints, health, signing, transport
+from services.webhooks import addresses, endpoints, health, signing, transport, wakeup
 from services.webhooks.catalogue import DIRECT_ONLY, TEST_EVENT
 from services.webhooks.transport import Outcome, Pools
 
@@ -54,13 +53,6 @@ SCHEDULE = (
 # reconciler sends again.
 CLAIM_LEASE = timedelta(minutes=2)
 MAX_PAYLOAD_BYTES = 256 * 1024
-DRAIN_JOB = "jobs.webhooks.drain"
-# The drain job's mark in Redis (services/core/queue.enqueue_unless_waiting).
-WAKE_KEY = "webhooks-drain"
-# A drain job still waiting after this (a long queue) gets a twin; the twin finds less to do.
-WAKE_MARK_LASTS = timedelta(minutes=5)
-# RQ's limit on one drain job: DRAIN_SECONDS (jobs/webhooks.py) plus one batch at worst.
-DRAIN_JOB_TIMEOUT = 240
 
 
 @dataclass(frozen=True)
@@ -104,35 +96,7 @@ def new_delivery(event: Event, endpoint: WebhookEndpoint) -> WebhookDelivery:
 
 def _enqueue_after_commit(deliveries: Sequence[WebhookDelivery]) -> None:
     if deliveries:
-        transaction.after_commit(wake)
-
-
-def wake(replace: bool = False) -> str | None:
-    """Make sure a drain job is on its way (one waiting job for any number of commits); its
-    id, or None when one was waiting already. A Redis failure is logged and left to the
-    reconciler, which finds the deliveries due and no job waiting. `replace`: the waiting job
-    is known to be lost (the reconciler), enqueue another whatever its mark says."""
-    try:
-        return queue.enqueue_unless_waiting(
-            WAKE_KEY,
-            DRAIN_JOB,
-            waiting_for=WAKE_MARK_LASTS,
-            replace=replace,
-            job_timeout=DRAIN_JOB_TIMEOUT,
-        )
-    except RedisError as exc:
-        log.warning("webhook drain not enqueued; the reconciler will", extra={"err": str(exc)})
-        return None
-
-
-def woken() -> None:
-    """The drain job starts: deliveries committed from now on wake another one."""
-    queue.taken(WAKE_KEY)
-
-
-def drain_is_waiting() -> bool:
-    """Whether a drain job is queued (or just starting) that will claim what is due now."""
-    return queue.job_is_alive(queue.waiting_job(WAKE_KEY))
+        transaction.after_commit(wakeup.wake)
 
 
 def reschedule(deliveries: Sequence[WebhookDelivery], replace: bool = False) -> None:
@@ -140,7 +104,7 @@ def reschedule(deliveries: Sequence[WebhookDelivery], replace: bool = False) -> 
     reconciler with `replace`)."""
     db.session.flush()
     if deliveries:
-        transaction.after_commit(partial(wake, replace))
+        transaction.after_commit(partial(wakeup.wake, replace))
 
 
 # --- one attempt -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from sqlalchemy import select
 import clock
 from extensions import db
 from models import WebhookDelivery
-from services.webhooks import deliveries
+from services.webhooks import deliveries, wakeup
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ def lost_deliveries() -> list[WebhookDelivery]:
     """Open deliveries due now and not claimed by a running attempt, when no drain job is
     waiting (a waiting one claims every due delivery when it starts). A drain that is
     running only takes them if it gets that far: one more job is harmless."""
-    if deliveries.drain_is_waiting():
+    if wakeup.drain_is_waiting():
         return []
     return list(
         db.session.scalars(

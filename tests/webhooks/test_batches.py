@@ -19,7 +19,7 @@ from extensions import db
 from jobs import webhooks as webhook_jobs
 from models import WebhookDelivery
 from services.core import queue, transaction
-from services.webhooks import batches, deliveries
+from services.webhooks import batches, deliveries, wakeup
 from tests.webhooks.receiver import Answer
 
 
@@ -169,7 +169,7 @@ def test_a_long_drain_hands_over_to_a_fresh_job(
     with app.app_context():
         queue.queue().empty()  # the job the commits woke: this test runs the drain itself
         assert webhook_jobs.drain() == 2
-        assert deliveries.drain_is_waiting()  # the rest is left to a fresh job
+        assert wakeup.drain_is_waiting()  # the rest is left to a fresh job
     work()
     assert len(receiver.requests) == 5
     assert {(r.status, r.attempt_count) for r in _rows(app)} == {("succeeded", 1)}
