@@ -67,7 +67,6 @@ def _overdue(instance_id: str) -> bool:
         if instance.current_step != step or instance.step_due_at is None:
             return  # moved on meanwhile
         if instance.steps[step].get("escalateTo"):
-            instance.step_due_at = due
             instances.escalate(instance, f"The step was due at {clock.rfc3339(due)}.")
             return
         instance.step_due_at = None  # reported once per step
