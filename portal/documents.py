@@ -30,6 +30,8 @@ from services.core.transaction import transactional
 from services.documents import documents
 from services.documents.filters import parse_position, position_of
 from services.search import search
+from services.workflows import queries
+from services.workflows import wire as workflow_wire
 
 PAGE_SIZE = 25
 VERSIONS_PAGE_SIZE = 20
@@ -54,8 +56,14 @@ def snippet_html(snippet: str) -> Markup:
 
 def workflow_panel(document: Document) -> dict | None:
     """What the detail page's Workflow panel shows (templates/portal/documents/_workflow.html):
-    nothing until workflows fill it in (issue 13, "Portal")."""
-    return None
+    the document's approval workflows, newest first, the latest with its history; None when
+    no workflow was ever started on it."""
+    rows, more = queries.list_instances(
+        document.tenant_id, queries.InstanceFilters(document_id=document.id), 10, None
+    )
+    if not rows:
+        return None
+    return {"instances": workflow_wire.instances_data(rows), "more": more}
 
 
 def _page_position(cursor: str, binding: str, sort: str | None):

@@ -109,3 +109,14 @@ def test_admins_define_workflows_as_json(client, tenant, people, flow):
     sign_in(client, tenant.id, people["ann"].email)  # a member: no Workflows pages
     assert client.get("/workflows").status_code == 403
     assert post(client, "/workflows/new", {"name": "x", "steps": "[]"}).status_code == 403
+
+
+def test_the_document_page_shows_its_workflow(client, tenant, flow, people, document_id):
+    sign_in(client, tenant.id, people["ann"].email)
+    before = client.get(f"/documents/{document_id}").get_data(as_text=True)
+    assert 'id="document-workflow"' not in before
+    wfi = start(flow, people, document_id)
+    flow.act(wfi, "approve", people["ann"], "looks right")
+    page = client.get(f"/documents/{document_id}").get_data(as_text=True)
+    assert 'id="document-workflow"' in page and f"/approvals/{wfi}" in page
+    assert "“looks right”" in page and 'data-action="step_completed"' in page
