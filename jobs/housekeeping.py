@@ -21,6 +21,7 @@ from services.documents import blobs, purge
 from services.documents.blobs import blob_store
 from services.notifications import causes
 from services.platform import idempotency
+from services.push import reconciler as push_reconciler
 from services.search import recovery
 
 log = logging.getLogger(__name__)
@@ -89,13 +90,14 @@ def schedule_next(now: datetime | None = None) -> str:
 
 def ensure_scheduled() -> str | None:
     """Called when a worker starts: book the daily housekeeping, the recovery runs, the
-    webhook reconciler (every minute, jobs/webhooks.py) and the workflow sweep (every five
-    minutes, jobs/workflows.py). A Redis outage only delays them,
+    webhook reconciler (every minute, jobs/webhooks.py), the workflow sweep (every five
+    minutes, jobs/workflows.py) and the push reconciler. A Redis outage only delays them,
     never the worker."""
     try:
         schedule_recovery()
         webhooks.schedule_reconcile()
         workflows.schedule_sweep()
+        push_reconciler.book()  # it books itself again while push deliveries are open
         return schedule_next()
     except RedisError as exc:
         log.warning("could not schedule the housekeeping jobs", extra={"error": str(exc)})

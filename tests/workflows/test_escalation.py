@@ -121,3 +121,19 @@ def test_the_sweep_escalates_an_overdue_step_once(app, flow, people, document_id
     assert notifications(app, dee).count("workflow.overdue") == 1
     assert sweep(app)["escalated"] == 0
     assert approver_emails(flow.get(wfi)) == ["dee@acme.example"]
+
+
+def test_a_starting_worker_books_the_sweep_and_the_push_reconciler(app):
+    from rq.registry import ScheduledJobRegistry
+
+    from jobs import housekeeping
+    from services.core import queue
+
+    with app.app_context():
+        housekeeping.ensure_scheduled()
+        booked = ScheduledJobRegistry(queue=queue.queue()).get_job_ids()
+        assert any(j.startswith("workflows-sweep-") for j in booked), booked
+        assert any(j.startswith("push-reconcile-") for j in booked), booked
+        sweep(app)  # a run books the next
+        again = ScheduledJobRegistry(queue=queue.queue()).get_job_ids()
+        assert len([j for j in again if j.startswith("workflows-sweep-")]) >= 1
