@@ -17,9 +17,10 @@ from models import Document, DocumentText, Role, User, WorkflowInstance
 from portal.access import TENANT_ROLES, is_htmx, portal_actor, roles_required
 from portal.blueprint import bp
 from services.core.transaction import transactional
-from services.workflows import approvers, instances, queries, wire
+from services.workflows import approvers, definitions, instances, queries, wire
 
 INBOX_SIZE = 50
+RECENT_SIZE = 50
 PREVIEW_CHARS = 400
 
 
@@ -55,13 +56,22 @@ def approvals_page():
     waiting, _ = queries.list_instances(
         tenant_id, queries.InstanceFilters(approver_id=current_user.id), INBOX_SIZE, None
     )
-    started, _ = queries.list_instances(tenant_id, queries.InstanceFilters(), 20, None)
+    definition = None
+    if request.args.get("definition"):  # "see running instances" of one definition
+        definition = definitions.get_definition(tenant_id, request.args["definition"])
+    started, _ = queries.list_instances(
+        tenant_id,
+        queries.InstanceFilters(definition_id=definition.id if definition else None),
+        RECENT_SIZE,
+        None,
+    )
     rows = [*waiting, *started]
     return render_template(
         "portal/approvals/index.html",
         waiting=wire.instances_data(waiting),
         recent=wire.instances_data(started),
         subjects=subjects(rows),
+        definition=definition,
     )
 
 

@@ -16,6 +16,7 @@ from services.core.paging import keyset_page
 class InstanceFilters:
     state: str | None = None
     document_id: str | None = None
+    definition_id: str | None = None
     subject_type: str | None = None
     subject_id: str | None = None
     approver_id: str | None = None  # "approver=me", resolved to the caller's user id
@@ -34,6 +35,8 @@ def list_instances(
             WorkflowInstance.subject_type == "document",
             WorkflowInstance.subject_id == filters.document_id,
         )
+    if filters.definition_id:
+        stmt = stmt.where(WorkflowInstance.definition_id == filters.definition_id)
     if filters.subject_type and filters.subject_id:
         stmt = stmt.where(
             WorkflowInstance.subject_type == filters.subject_type,

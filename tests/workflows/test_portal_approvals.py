@@ -120,3 +120,15 @@ def test_the_document_page_shows_its_workflow(client, tenant, flow, people, docu
     page = client.get(f"/documents/{document_id}").get_data(as_text=True)
     assert 'id="document-workflow"' in page and f"/approvals/{wfi}" in page
     assert "“looks right”" in page and 'data-action="step_completed"' in page
+
+
+def test_a_definitions_instances_are_one_click_away(client, tenant, flow, people, document_id):
+    first = start(flow, people, document_id)
+    other = start(flow, people, document_id)  # a second definition
+    definition_id = flow.get(first)["definitionId"]
+    sign_in(client, tenant.id, people["dee"].email)
+    listing = client.get("/workflows").get_data(as_text=True)
+    assert f"/approvals?definition={definition_id}" in listing
+    page = client.get(f"/approvals?definition={definition_id}").get_data(as_text=True)
+    assert f"/approvals/{first}" in page and f"/approvals/{other}" not in page
+    assert client.get("/approvals?definition=wfd_nope").status_code == 404
