@@ -3,17 +3,23 @@ local receiver, and the delay from an event's commit to its first attempt with a
 worker (p50/p95).
 
     .venv/bin/python bench/webhooks_bench.py [--events 1000] [--samples 100]
-        [--database-url postgresql://…] [--redis-url redis://127.0.0.1:6379/11]
+        [--database-url postgresql://…/postgres] [--redis-url redis://127.0.0.1:6379/11]
+        [--receiver-nagle]
 
-The app runs on a fresh SQLite database in a temporary folder unless --database-url is
-given, on the system Redis (a dedicated database number, flushed first). One `flask worker`
-process (RQ, forking a work horse per job, as in production) works the queue; the receiver
-is a threaded http.server in this process that answers 200 at once."""
+The app runs on a fresh SQLite database in a temporary folder, or with --database-url on a
+fresh database created beside the one named (dropped at the end); on the system Redis (a
+dedicated database number, flushed first). One `flask worker` process works the queue, as in
+production (webhook jobs in its own process, extraction jobs in forked horses). The
+receiver is a threaded http.server in this process that answers 200 at once, over HTTP/1.1
+keep-alive with TCP_NODELAY as production servers set it; --receiver-nagle leaves Nagle's
+algorithm on, so each answer on a kept-alive connection waits for the client's delayed ACK
+(40 ms on Linux)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -31,13 +37,14 @@ BIN = ROOT / ".venv" / "bin"
 class Receiver:
     """Counts arrivals and remembers when each webhook-id first arrived."""
 
-    def __init__(self) -> None:
+    def __init__(self, nagle: bool = False) -> None:
         self.arrivals: dict[str, float] = {}
         self.lock = threading.Lock()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = not nagle
 
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
@@ -51,8 +58,11 @@ class Receiver:
             def log_message(self, *args) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 128  # a drain opens its connections at once
+
+        self.server = Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     @property
@@ -64,11 +74,33 @@ class Receiver:
             return len(self.arrivals)
 
 
-def _environment(args: argparse.Namespace, folder: Path) -> dict[str, str]:
+def _fresh_database(server_url: str) -> tuple[str, str]:
+    """A new PostgreSQL database on the server of `server_url`: (its URL, its name)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(server_url)
+    name = f"dms_webhooks_bench_{secrets.token_hex(4)}"
+    admin = url.set(drivername="postgresql").render_as_string(False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return url.set(database=name).render_as_string(False), name
+
+
+def _drop_database(server_url: str, name: str) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(server_url).set(drivername="postgresql").render_as_string(False)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _environment(args: argparse.Namespace, folder: Path, database_url: str | None) -> dict:
     return {
         **os.environ,
         "FLASK_APP": "app",
-        "DATABASE_URL": args.database_url or f"sqlite:///{folder}/bench.db",
+        "DATABASE_URL": database_url or f"sqlite:///{folder}/bench.db",
         "REDIS_URL": args.redis_url,
         "SECRET_KEY": "webhooks-bench-" + "x" * 32,
         "DMS_STORAGE_DIR": str(folder / "blobs"),
@@ -104,10 +136,22 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--database-url")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/11")
+    parser.add_argument("--receiver-nagle", action="store_true")
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="dms-webhooks-bench-"))
-    env = _environment(args, folder)
+    database_url, database_name = None, None
+    if args.database_url:
+        database_url, database_name = _fresh_database(args.database_url)
+    try:
+        _run(args, _environment(args, folder, database_url))
+    finally:
+        if database_name:
+            _drop_database(args.database_url, database_name)
+
+
+def _run(args: argparse.Namespace, env: dict) -> None:
+    load_before = os.getloadavg()
     os.environ.update(env)
     subprocess.run([str(BIN / "flask"), "db", "upgrade"], env=env, check=True,
                    capture_output=True)  # fmt: skip
@@ -122,7 +166,7 @@ def main() -> None:
     from services.webhooks import endpoints
 
     app = create_app(commands=False)
-    receiver = Receiver()
+    receiver = Receiver(nagle=args.receiver_nagle)
     with app.app_context():
         if tenants.get_tenant("bench") is None:
             tenants.create_tenant("bench", "enterprise", Actor.cli())
@@ -156,11 +200,16 @@ def main() -> None:
         worker.terminate()
         worker.wait(30)
         redis.Redis.from_url(args.redis_url).flushdb()
+        with app.app_context():
+            db.engine.dispose()
 
     delays.sort()
     p95 = delays[int(0.95 * (len(delays) - 1))]
     database = "postgresql" if args.database_url else "sqlite"
-    print(f"database: {database}, one `flask worker` (forking RQ worker), receiver answers 200")
+    nagle = "Nagle on" if args.receiver_nagle else "TCP_NODELAY"
+    print(f"database: {database}, one `flask worker`, receiver answers 200 ({nagle})")
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*load_before))
+    print("load average after:  {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     print(f"throughput: {args.events} deliveries in {span:.2f} s = {rate:.1f} deliveries/s")
     p50 = statistics.median(delays)
     print(f"commit to first attempt ({args.samples} events, idle worker): "
