@@ -13,7 +13,15 @@ from sqlalchemy import func, select
 
 from errors import DomainError
 from extensions import db
-from models import Document, DocumentText, Role, User, WorkflowInstance
+from models import (
+    Document,
+    DocumentText,
+    Form,
+    FormSubmission,
+    Role,
+    User,
+    WorkflowInstance,
+)
 from portal.access import TENANT_ROLES, is_htmx, portal_actor, roles_required
 from portal.blueprint import bp
 from services.core.transaction import transactional
@@ -25,28 +33,42 @@ PREVIEW_CHARS = 400
 
 
 def subjects(rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
-    """Title and a text preview of each instance's document, in two queries."""
-    ids = [r.subject_id for r in rows if r.subject_type == "document"]
-    if not ids:
-        return {}
-    titles = dict(
-        db.session.execute(select(Document.id, Document.title).where(Document.id.in_(ids))).all()
-    )
-    texts = dict(
-        db.session.execute(
-            # Only the preview's worth of each text: a text may hold millions of characters.
-            select(
-                DocumentText.document_id, func.substr(DocumentText.text, 1, PREVIEW_CHARS)
-            ).where(DocumentText.document_id.in_(ids))
-        ).all()
-    )
-    return {
-        doc_id: {
-            "title": titles.get(doc_id, doc_id),
-            "preview": (texts.get(doc_id) or "")[:PREVIEW_CHARS],
-        }
-        for doc_id in ids
-    }
+    """A title and a preview of each instance's subject, in a few queries: a document's title
+    and the start of its text; a form submission's form name and its answers."""
+    doc_ids = [r.subject_id for r in rows if r.subject_type == "document"]
+    sub_ids = [r.subject_id for r in rows if r.subject_type == "formSubmission"]
+    found: dict[str, dict[str, Any]] = {}
+    if doc_ids:
+        titles = dict(
+            db.session.execute(
+                select(Document.id, Document.title).where(Document.id.in_(doc_ids))
+            ).all()
+        )
+        texts = dict(
+            db.session.execute(
+                # Only the preview's worth of each text: a text may hold millions of characters.
+                select(
+                    DocumentText.document_id, func.substr(DocumentText.text, 1, PREVIEW_CHARS)
+                ).where(DocumentText.document_id.in_(doc_ids))
+            ).all()
+        )
+        for doc_id in doc_ids:
+            found[doc_id] = {
+                "title": titles.get(doc_id, doc_id),
+                "preview": texts.get(doc_id) or "",
+            }
+    if sub_ids:
+        for submission, form_name in db.session.execute(
+            select(FormSubmission, Form.name)
+            .join(Form, Form.id == FormSubmission.form_id)
+            .where(FormSubmission.id.in_(sub_ids))
+        ).all():
+            answers = "\n".join(f"{k}: {v}" for k, v in submission.data.items())
+            found[submission.id] = {
+                "title": f"{form_name}: submission {submission.id}",
+                "preview": answers[:PREVIEW_CHARS],
+            }
+    return found
 
 
 @bp.get("/approvals")
