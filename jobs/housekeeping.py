@@ -66,13 +66,16 @@ def recover_lost_work() -> dict[str, int]:
     return {"extractions": extractions}
 
 
-def schedule_recovery(now: datetime | None = None) -> str:
-    """Book the next recovery run; ids name the slot, so several workers book one job."""
-    when = (now or clock.now()) + RECOVERY_EVERY
-    slot = int(when.timestamp() // RECOVERY_EVERY.total_seconds())
-    job_id = f"recover-lost-work-{slot}"
-    queue.queue().enqueue_at(when, RECOVERY_JOB, job_id=job_id, job_timeout=600)
-    return job_id
+def schedule_recovery(now: datetime | None = None, unless_booked: bool = False) -> str | None:
+    """Book the next recovery run (services/core/queue.book_periodic)."""
+    return queue.book_periodic(
+        "recover-lost-work",
+        RECOVERY_JOB,
+        RECOVERY_EVERY,
+        now=now,
+        job_timeout=600,
+        unless_booked=unless_booked,
+    )
 
 
 def next_run(now: datetime | None = None) -> datetime:
@@ -83,21 +86,22 @@ def next_run(now: datetime | None = None) -> datetime:
 
 def schedule_next(now: datetime | None = None) -> str:
     when = next_run(now)
-    job_id = f"housekeeping-{when:%Y%m%d}"
+    job_id = queue.named_job_id("housekeeping", f"{when:%Y%m%d}")
     queue.queue().enqueue_at(when, JOB_NAME, job_id=job_id, job_timeout=3600)
     return job_id
 
 
 def ensure_scheduled() -> str | None:
-    """Called when a worker starts: book the daily housekeeping, the recovery runs, the
+    """Called when a worker starts, and by its maintenance every few minutes (which revives
+    the chains a Redis flush ended): book the daily housekeeping, the recovery runs, the
     webhook reconciler (every minute, jobs/webhooks.py), the workflow sweep (every five
     minutes, jobs/workflows.py) and the push reconciler. A Redis outage only delays them,
     never the worker."""
     try:
-        schedule_recovery()
-        webhooks.schedule_reconcile()
-        workflows.schedule_sweep()
-        push_reconciler.book()  # it books itself again while push deliveries are open
+        schedule_recovery(unless_booked=True)
+        webhooks.schedule_reconcile(unless_booked=True)
+        workflows.schedule_sweep(unless_booked=True)
+        push_reconciler.book(unless_booked=True)  # it books itself while pushes are open
         return schedule_next()
     except RedisError as exc:
         log.warning("could not schedule the housekeeping jobs", extra={"error": str(exc)})

@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 
 from rq import get_current_job
 
-import clock
 from services.core import queue, transaction
 from services.webhooks import batches, deliveries, reconciler, wakeup
 from services.webhooks.deliveries import AttemptPlan
@@ -83,10 +82,8 @@ def reconcile() -> int:
     return count
 
 
-def schedule_reconcile(now: datetime | None = None) -> str:
-    """Book the next run; ids name the minute, so several workers book one job."""
-    when = (now or clock.now()) + RECONCILE_EVERY
-    slot = int(when.timestamp() // RECONCILE_EVERY.total_seconds())
-    job_id = f"webhooks-reconcile-{slot}"
-    queue.queue().enqueue_at(when, RECONCILE_JOB, job_id=job_id, job_timeout=300)
-    return job_id
+def schedule_reconcile(now: datetime | None = None, unless_booked: bool = False) -> str | None:
+    """Book the next run (services/core/queue.book_periodic)."""
+    return queue.book_periodic(
+        "webhooks-reconcile", RECONCILE_JOB, RECONCILE_EVERY, now=now, unless_booked=unless_booked
+    )

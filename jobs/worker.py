@@ -56,6 +56,14 @@ class AppWorker(Worker):
         # job's whole timeout.
         return SimpleWorker.get_heartbeat_ttl(self, job)  # type: ignore[arg-type]
 
+    def run_maintenance_tasks(self) -> None:
+        """RQ's maintenance (every `maintenance_interval`, 10 minutes), and ours: revive the
+        self-booking chains (reconcilers, sweeps) if a Redis flush or failover ended them."""
+        super().run_maintenance_tasks()
+        assert self.flask_app is not None
+        with self.flask_app.app_context():
+            housekeeping.ensure_scheduled()
+
     def perform_job(self, job: Job, queue: Queue) -> bool:
         assert self.flask_app is not None
         with self.flask_app.app_context():

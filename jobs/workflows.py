@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import clock
 from services.core import queue
 from services.workflows import escalation, refresh
 
@@ -21,13 +20,16 @@ def sweep() -> dict[str, int]:
     return report
 
 
-def schedule_sweep(now: datetime | None = None) -> str:
-    """Book the next run; ids name the slot, so several workers book one job."""
-    when = (now or clock.now()) + SWEEP_EVERY
-    slot = int(when.timestamp() // SWEEP_EVERY.total_seconds())
-    job_id = f"workflows-sweep-{slot}"
-    queue.queue().enqueue_at(when, SWEEP_JOB, job_id=job_id, job_timeout=600)
-    return job_id
+def schedule_sweep(now: datetime | None = None, unless_booked: bool = False) -> str | None:
+    """Book the next run (services/core/queue.book_periodic)."""
+    return queue.book_periodic(
+        "workflows-sweep",
+        SWEEP_JOB,
+        SWEEP_EVERY,
+        now=now,
+        job_timeout=600,
+        unless_booked=unless_booked,
+    )
 
 
 def refresh_tenant(tenant_id: str) -> int:

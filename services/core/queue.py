@@ -4,15 +4,18 @@ imports the jobs package (jobs import services, never the other way round); the 
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from flask import current_app
 from redis.exceptions import RedisError
 from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
 
+import clock
 from extensions import redis_store
 
 OCR_QUEUE = "ocr"
@@ -93,3 +96,40 @@ def waiting_job(key: str) -> str | None:
 def taken(key: str) -> None:
     """Called by the job enqueued under `key` when it starts, before it looks for work."""
     redis_store.client.delete(redis_store.key("waiting", key))
+
+
+def book_periodic(
+    prefix: str,
+    job_name: str,
+    every: timedelta,
+    *,
+    now: datetime | None = None,
+    job_timeout: int = 300,
+    unless_booked: bool = False,
+) -> str | None:
+    """Book the next run of a job that books its own next run (a chain: the webhook and push
+    reconcilers, the recovery and workflow sweeps). Ids name the slot, so several workers
+    booking at once book one job.
+
+    `unless_booked` is for whoever revives chains (a worker starting, its maintenance every
+    few minutes, after a Redis flush): it books nothing while the chain is alive (a run
+    waiting in one of the last slots or running), so chains never multiply. A run's own
+    booking of its successor is unconditional: it would see itself alive."""
+    now = now or clock.now()
+    when = now + every
+    slot = int(when.timestamp() // every.total_seconds())
+    if unless_booked and any(
+        job_is_alive(named_job_id(prefix, str(s))) for s in (slot - 2, slot - 1, slot)
+    ):
+        return None
+    job_id = named_job_id(prefix, str(slot))
+    queue().enqueue_at(when, job_name, job_id=job_id, job_timeout=job_timeout)
+    return job_id
+
+
+def named_job_id(*parts: str) -> str:
+    """A job id that names what it is for ("housekeeping-20261123-dms"), so that booking it
+    twice books one job. RQ's job keys ignore REDIS_KEY_PREFIX, so the id ends with it: two
+    deployments (or test runs) sharing a Redis server never take each other's jobs."""
+    deployment = re.sub(r"[^A-Za-z0-9_-]", "_", current_app.config["REDIS_KEY_PREFIX"])
+    return "-".join((*parts, deployment))

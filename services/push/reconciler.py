@@ -27,13 +27,11 @@ RUN_EVERY = timedelta(minutes=2)
 BATCH = 500
 
 
-def book(now: datetime | None = None) -> str:
-    """Book the run of the next slot (idempotent within a slot)."""
-    when = (now or clock.now()) + RUN_EVERY
-    slot = int(when.timestamp() // RUN_EVERY.total_seconds())
-    job_id = f"push-reconcile-{slot}"
-    queue.queue().enqueue_at(when, RECONCILE_JOB, job_id=job_id, job_timeout=300)
-    return job_id
+def book(now: datetime | None = None, unless_booked: bool = False) -> str | None:
+    """Book the run of the next slot (services/core/queue.book_periodic)."""
+    return queue.book_periodic(
+        "push-reconcile", RECONCILE_JOB, RUN_EVERY, now=now, unless_booked=unless_booked
+    )
 
 
 def lost_deliveries() -> list[PushDelivery]:

@@ -26,7 +26,8 @@ def _user_access_changed(user: User, **_) -> None:
 
     def enqueue() -> None:
         try:
-            queue.enqueue(REFRESH_JOB, tenant_id, job_id=f"workflows-refresh-{tenant_id}")
+            job_id = queue.named_job_id("workflows-refresh", tenant_id)
+            queue.enqueue(REFRESH_JOB, tenant_id, job_id=job_id)
         except RedisError as exc:  # the sweep recomputes unattended instances anyway
             log.warning("could not enqueue the approvers refresh", extra={"error": str(exc)})
 
