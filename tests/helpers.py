@@ -54,3 +54,17 @@ def audit_actions(app, tenant_id: str) -> list[str]:
                 .order_by(AuditEntry.seq)
             )
         )
+
+
+def notifications_of(app, user) -> list[tuple[str, str, dict]]:
+    """(type, title, data) of each notification a person has, oldest first."""
+    from sqlalchemy import select
+
+    from extensions import db
+    from models import Notification
+
+    with app.app_context():
+        rows = db.session.scalars(
+            select(Notification).where(Notification.user_id == user.id).order_by(Notification.id)
+        ).all()
+        return [(n.type, n.title, n.data) for n in rows]

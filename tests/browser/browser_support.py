@@ -37,6 +37,8 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
+from tests.helpers import PASSWORD
+
 CHROMIUM_PATH = "/usr/bin/chromium"
 
 CHROMIUM_ARGS: tuple[str, ...] = (
@@ -183,3 +185,14 @@ def launch_chromium(playwright: Any, **context_kwargs: Any) -> ChromiumSession:
         shutil.rmtree(user_data_dir, ignore_errors=True)
         raise
     return ChromiumSession(context, user_data_dir)
+
+
+def sign_in(page: Any, base: str, email: str, workspace: str | None = "acme") -> None:
+    """Sign in through the portal's real /login form, as a person would."""
+    page.goto(f"{base}/login")
+    if workspace is not None:
+        page.fill("#workspace", workspace)
+    page.fill("#email", email)
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_load_state()

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
-from tests.helpers import auth_headers
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
+from tests.helpers import PASSWORD, auth_headers
 
 pytestmark = BROWSER_TEST
-
-PASSWORD = "correct horse battery"
 
 
 def test_approve_in_a_real_browser(
@@ -44,12 +42,7 @@ def test_approve_in_a_real_browser(
     wfi = started.get_json()["data"]["id"]
 
     with serving(app) as base, watched_page() as (_browser, page):
-        page.goto(f"{base}/login")
-        page.fill("#workspace", "acme")
-        page.fill("#email", "ann@acme.example")
-        page.fill("#password", PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_load_state()
+        sign_in(page, base, "ann@acme.example")
         page.click("nav >> text=Approvals")
         expect(page.locator("#waiting .approval")).to_have_count(1)
         expect(page.locator("#waiting .approval-preview")).to_contain_text("Total: 1,200 EUR")

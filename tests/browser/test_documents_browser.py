@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
 from tests.fixture_files import png_bytes, render_gray, text_pdf
+from tests.helpers import PASSWORD
 
 pytestmark = BROWSER_TEST
 
-PASSWORD = "correct horse battery"
 HTML_WITH_SCRIPT = (
     b"<!doctype html><html><head><title>Trap</title></head><body><p>Trap page</p>"
     b"<script>alert('ran in the portal')</script></body></html>"
@@ -52,15 +52,6 @@ def library(tenant, store_document, work) -> dict[str, str]:
     return made
 
 
-def _sign_in(page, server: str) -> None:
-    page.goto(f"{server}/login")
-    page.fill("#workspace", "acme")
-    page.fill("#email", "ada@acme.example")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-
-
 @pytest.fixture
 def admin(tenant, create_user):
     return create_user(tenant, "admin", email="ada@acme.example", password=PASSWORD)
@@ -70,7 +61,7 @@ def test_documents_in_a_real_browser(server, admin, library):
     with watched_page() as (_browser, page):
         dialogs: list[str] = []
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        _sign_in(page, server)
+        sign_in(page, server, "ada@acme.example")
 
         page.click("nav >> text=Documents")
         page.wait_for_selector("#documents-table")
@@ -127,7 +118,7 @@ def test_documents_in_a_real_browser(server, admin, library):
 
 def test_search_works_without_javascript(server, admin, library):
     with watched_page(java_script_enabled=False) as (_browser, page):
-        _sign_in(page, server)
+        sign_in(page, server, "ada@acme.example")
         page.goto(f"{server}/documents")
         page.fill("#q", "minutes")
         page.click("button:has-text('Apply')")

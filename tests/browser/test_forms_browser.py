@@ -12,12 +12,11 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select
 
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
 from tests.forms.conftest import EXPENSE_SCHEMA
+from tests.helpers import PASSWORD
 
 pytestmark = BROWSER_TEST
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -85,12 +84,7 @@ def test_public_form_in_chromium(app, server, form_id, tmp_path, javascript):
 def test_form_editor_preview_in_chromium(server, tenant, create_user):
     create_user(tenant, "admin", email="ada@acme.example", password=PASSWORD)
     with watched_page() as (_browser, page):
-        page.goto(f"{server}/login")
-        page.fill("#workspace", "acme")
-        page.fill("#email", "ada@acme.example")
-        page.fill("#password", PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_load_state()
+        sign_in(page, server, "ada@acme.example")
         page.click("nav >> text=Forms")
         page.click("text=New form")
         page.fill("#name", "Feedback")

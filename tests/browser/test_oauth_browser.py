@@ -17,10 +17,9 @@ import pytest
 import requests
 
 from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
+from tests.helpers import PASSWORD
 
 pytestmark = BROWSER_TEST
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture

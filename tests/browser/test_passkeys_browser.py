@@ -11,11 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
+from tests.helpers import PASSWORD
 
 pytestmark = BROWSER_TEST
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -46,12 +45,7 @@ def test_add_a_passkey_then_sign_in_with_it(app, localhost, tenant, create_user)
             },
         )["authenticatorId"]
 
-        page.goto(f"{localhost}/login")
-        page.fill("#workspace", "acme")
-        page.fill("#email", "max@acme.example")
-        page.fill("#password", PASSWORD)
-        page.click("button[type=submit]")
-        page.wait_for_load_state()
+        sign_in(page, localhost, "max@acme.example")
         page.click("nav >> text=Passkeys")
         assert page.locator("h1").inner_text() == "Passkeys"
         page.fill("#passkey-name", "Chromium on this desk")

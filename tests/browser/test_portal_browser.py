@@ -9,11 +9,10 @@ from collections.abc import Iterator
 import pytest
 import requests
 
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
+from tests.helpers import PASSWORD
 
 pytestmark = BROWSER_TEST
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -61,16 +60,6 @@ def _api(base: str, secret: str, tenant_id: str = "acme") -> requests.Response:
     )
 
 
-def _sign_in(page, base: str, email: str, workspace: str | None = "acme") -> None:
-    page.goto(f"{base}/login")
-    if workspace is not None:
-        page.fill("#workspace", workspace)
-    page.fill("#email", email)
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-
-
 def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
     page = browser_page
     for _ in range(12):
@@ -78,7 +67,7 @@ def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
 
     page.goto(f"{server}/login")
     screenshot(page, "01-login")
-    _sign_in(page, server, "ada@acme.example")
+    sign_in(page, server, "ada@acme.example")
     assert page.locator("h1").inner_text() == "Dashboard"
     screenshot(page, "02-dashboard")
 
@@ -142,7 +131,7 @@ def test_key_lifecycle_in_a_real_browser(server, browser_page, workspace):
 
 def test_revoke_without_javascript_uses_the_confirmation_page(app, server, workspace, tenant):
     with watched_page(java_script_enabled=False) as (_browser, page):
-        _sign_in(page, server, "ada@acme.example")
+        sign_in(page, server, "ada@acme.example")
         page.goto(f"{server}/keys")
         page.click("tr:has-text('reporting job') a:text-is('Revoke')")
         assert "Revoke “reporting job”?" in page.locator("h1").inner_text()
@@ -154,13 +143,13 @@ def test_revoke_without_javascript_uses_the_confirmation_page(app, server, works
 
 def test_other_roles_in_a_real_browser(server, browser_page, workspace, tenant):
     page = browser_page
-    _sign_in(page, server, "max@acme.example")
+    sign_in(page, server, "max@acme.example")
     page.goto(f"{server}/keys")
     assert "Not allowed" in page.content()
     screenshot(page, "14-member-403")
     page.click("button:has-text('Sign out')")
 
-    _sign_in(page, server, "help@operator.example", workspace=None)
+    sign_in(page, server, "help@operator.example", workspace=None)
     assert page.locator("h1").inner_text() == "Support console"
     screenshot(page, "15-support-tenants")
     page.click("tr:has-text('acme') >> text=Audit log")

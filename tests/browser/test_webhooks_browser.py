@@ -9,12 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, watched_page
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
+from tests.helpers import PASSWORD
 from tests.webhooks.receiver import Answer, Receiver
 
 pytestmark = BROWSER_TEST
-
-PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -43,12 +42,7 @@ def page(tenant, create_user):
 def test_webhooks_in_a_real_browser(app, server, page, receiver, tenant, work):
     from services.core import events, transaction
 
-    page.goto(f"{server}/login")
-    page.fill("#workspace", "acme")
-    page.fill("#email", "ada@acme.example")
-    page.fill("#password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    sign_in(page, server, "ada@acme.example")
 
     page.click("nav >> text=Webhooks")
     page.fill("#url", receiver.url("/dms"))

@@ -5,23 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 
 import clock
-from tests.helpers import auth_headers
+from tests.helpers import auth_headers, notifications_of
 
 T0 = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
-
-
-def notifications_of(app, user) -> list:
-    from extensions import db
-    from models import Notification
-
-    with app.app_context():
-        rows = db.session.scalars(
-            select(Notification).where(Notification.user_id == user.id).order_by(Notification.id)
-        ).all()
-        return [(n.type, n.title, n.data) for n in rows]
 
 
 def test_a_deprecated_call_tells_the_admins_once_a_day(

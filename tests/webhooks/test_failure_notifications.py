@@ -7,23 +7,15 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
-
 import clock
+from tests.helpers import notifications_of as notifications
 from tests.webhooks.receiver import Answer, Receiver
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
 
 
-def notifications_of(app, user) -> list:
-    from extensions import db
-    from models import Notification
-
-    with app.app_context():
-        rows = db.session.scalars(
-            select(Notification).where(Notification.user_id == user.id).order_by(Notification.id)
-        ).all()
-        return [(n.type, n.data) for n in rows]
+def notifications_of(app, user) -> list[tuple[str, dict]]:
+    return [(kind, data) for kind, _title, data in notifications(app, user)]
 
 
 def test_a_410_tells_every_admin_once(

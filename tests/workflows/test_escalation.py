@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 import clock
+from tests.helpers import notifications_of
 from tests.workflows.conftest import actions, approver_emails
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -34,17 +35,7 @@ def sweep(app) -> dict:
 
 
 def notifications(app, person) -> list[str]:
-    from extensions import db
-    from models import Notification
-
-    with app.app_context():
-        return list(
-            db.session.scalars(
-                select(Notification.type)
-                .where(Notification.user_id == person.id)
-                .order_by(Notification.id)
-            )
-        )
+    return [kind for kind, _title, _data in notifications_of(app, person)]
 
 
 def test_a_deactivated_approver_drops_out_and_the_step_escalates(

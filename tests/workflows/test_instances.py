@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from tests.helpers import notifications_of
 from tests.workflows.conftest import actions, approver_emails
 
 
@@ -21,14 +22,7 @@ def events_of(app, prefix: str) -> list[str]:
 
 
 def notified(app, person) -> list[tuple[str, dict]]:
-    from extensions import db
-    from models import Notification
-
-    with app.app_context():
-        rows = db.session.scalars(
-            select(Notification).where(Notification.user_id == person.id).order_by(Notification.id)
-        )
-        return [(n.type, n.data) for n in rows]
+    return [(kind, data) for kind, _title, data in notifications_of(app, person)]
 
 
 def test_all_then_any_step_by_step(app, flow, people, document_id):
