@@ -19,12 +19,15 @@ from errors import DomainError, FieldError, conflict, validation_failed
 from extensions import db
 from models import Document, User, WorkflowAction, WorkflowDefinition, WorkflowInstance
 from models.workflow import OPEN_STATES, InstanceState
+from services.audit import audit_log
 from services.core import events
 from services.core.actors import Actor
 from services.notifications.notifications import Message, notify, notify_admins
 from services.workflows import approvers, wire
 
 SUBJECT_TYPES = ("document", "formSubmission")
+# Decisions and escalations also go to the tenant's audit log (the history has the rest).
+AUDITED = {"started", "approved", "rejected", "cancelled", "escalated"}
 MAX_ATTEMPTS = 5
 
 
@@ -273,6 +276,15 @@ def _record(
         )
     )
     db.session.flush()
+    if action in AUDITED:
+        audit_log.record(
+            instance.tenant_id,
+            actor,
+            f"workflow.{action}",
+            target_type="workflow_instance",
+            target_id=instance.id,
+            details={"step": step, "subject": f"{instance.subject_type}:{instance.subject_id}"},
+        )
 
 
 def _emit(instance: WorkflowInstance, event_type: str, extra: dict[str, Any] | None = None):

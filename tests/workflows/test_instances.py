@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from tests.helpers import notifications_of
+from tests.helpers import audit_actions, notifications_of
 from tests.workflows.conftest import actions, approver_emails
 
 
@@ -76,6 +76,11 @@ def test_all_then_any_step_by_step(app, flow, people, document_id):
     ]  # fmt: skip
     finished = flow.act(wfi, "approve", cy)
     assert finished.status_code == 409
+    decisions = [a for a in audit_actions(app, ann.tenant_id) if a.startswith("workflow.")]
+    assert decisions == [
+        "workflow.definition_created", "workflow.started", "workflow.approved",
+        "workflow.approved", "workflow.approved",
+    ]  # fmt: skip
 
 
 def test_reject_ends_it_and_nothing_follows(app, flow, people, document_id):
