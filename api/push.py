@@ -10,15 +10,14 @@ from api.auth import current_credential, require_scope, require_user
 from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.openapi import RATE_LIMIT_HEADERS
-from api.pagination import PageQuery
+from api.pagination import id_position
 from api.schemas.push import PushSubscriptionCreate, PushSubscriptionListQuery
 from api.validation import json_body, operation_documented, query_args, responds
-from errors import DomainError
 from models import User
-from services.core.cursors import binding_of, decode_cursor, encode_cursor
+from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
-from services.push import devices, wire
-from services.push.wire import PushSubscriptionOut
+from services.push import devices, providers, webpush, wire
+from services.push.wire import PushSubscriptionOut, WebPushKeyOut
 from tenancy import current_tenant
 
 NO_CONTENT = {
@@ -31,13 +30,16 @@ def _caller() -> User:
     return User.get_for_tenant(current_credential.id, current_tenant.id)
 
 
-def _position(query: PageQuery, binding: str) -> list | None:
-    if query.cursor is None:
-        return None
-    position = decode_cursor(query.cursor, binding)
-    if len(position) != 1 or not isinstance(position[0], str):
-        raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
-    return position
+@bp.get("/push/web-push-key")
+@require_user
+@require_scope("notifications:write")
+@responds(WebPushKeyOut)
+def get_web_push_key():
+    """The key a browser needs to subscribe (`applicationServerKey` of
+    PushManager.subscribe()); send the resulting subscription as DeviceToken with Platform
+    `web`. `publicKey` is null when this server is not configured for Web Push."""
+    settings = providers.vapid_settings()
+    return ok({"publicKey": webpush.public_key(settings) if settings else None})
 
 
 @bp.post("/push/subscriptions")
@@ -70,7 +72,7 @@ def list_push_subscriptions(query: PushSubscriptionListQuery):
     """The caller's own devices, newest first."""
     user = _caller()
     binding = binding_of(current_tenant.id, resource="push-subscriptions", user=user.id)
-    rows, more = devices.list_own(user, query.limit, _position(query, binding))
+    rows, more = devices.list_own(user, query.limit, id_position(query.cursor, binding))
     next_cursor = encode_cursor(binding, [rows[-1].id]) if more else None
     return ok_list(wire.subscriptions_json(rows), limit=query.limit, next_cursor=next_cursor)
 

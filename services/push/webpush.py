@@ -6,11 +6,13 @@ the subscription is gone; 429 and 5xx: try later; anything else: refused."""
 
 from __future__ import annotations
 
+import base64
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid, VapidException
 from pywebpush import WebPusher, WebPushException
 
@@ -34,6 +36,15 @@ def vapid_key(settings: VapidSettings) -> Vapid:
     if "\n" not in value and len(value) < 512 and Path(value).is_file():
         return Vapid.from_file(value)
     return Vapid.from_string(value)
+
+
+def public_key(settings: VapidSettings) -> str:
+    """The VAPID public key as browsers take it for `applicationServerKey`: the uncompressed
+    P-256 point, base64url without padding."""
+    point = vapid_key(settings).public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return base64.urlsafe_b64encode(point).rstrip(b"=").decode()
 
 
 def body(message: Message) -> bytes:

@@ -26,6 +26,13 @@ class PushSubscriptionOut(Wire):
     last_delivered_at: Timestamp | None
 
 
+class WebPushKeyOut(Wire):
+    public_key: str | None = Field(
+        description="The VAPID public key for PushManager.subscribe()'s applicationServerKey "
+        "(base64url); null when this server does not send Web Push."
+    )
+
+
 class PushDeliveryOut(Wire):
     push_channel: Literal["apns", "fcm", "webpush"]
     status: Literal["pending", "retrying", "delivered", "failed", "unconfigured"]

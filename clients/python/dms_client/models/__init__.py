@@ -134,6 +134,8 @@ from .token_envelope import TokenEnvelope
 from .upload_document_body import UploadDocumentBody
 from .upload_document_body_metadata import UploadDocumentBodyMetadata
 from .upload_document_version_body import UploadDocumentVersionBody
+from .web_push_key import WebPushKey
+from .web_push_key_envelope import WebPushKeyEnvelope
 from .webhook_attempt import WebhookAttempt
 from .webhook_create import WebhookCreate
 from .webhook_delivery import WebhookDelivery
@@ -277,6 +279,8 @@ __all__ = (
     "UploadDocumentBody",
     "UploadDocumentBodyMetadata",
     "UploadDocumentVersionBody",
+    "WebPushKey",
+    "WebPushKeyEnvelope",
     "WebhookAttempt",
     "WebhookCreate",
     "WebhookDelivery",
