@@ -68,3 +68,16 @@ def notifications_of(app, user) -> list[tuple[str, str, dict]]:
             select(Notification).where(Notification.user_id == user.id).order_by(Notification.id)
         ).all()
         return [(n.type, n.title, n.data) for n in rows]
+
+
+def forget_jobs() -> None:
+    """Lose the default queue's waiting and scheduled jobs, as a Redis flush would (only this
+    test run's queue: other test processes may share the Redis server). In an app context."""
+    from rq.registry import ScheduledJobRegistry
+
+    from services.core import queue
+
+    registry = ScheduledJobRegistry(queue=queue.queue())
+    for job_id in registry.get_job_ids():
+        registry.remove(job_id, delete_job=True)
+    queue.queue().empty()

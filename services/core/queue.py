@@ -14,6 +14,7 @@ from redis.exceptions import RedisError
 from rq import Queue
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.registry import ScheduledJobRegistry
 
 import clock
 from extensions import redis_store
@@ -119,7 +120,7 @@ def book_periodic(
     when = now + every
     slot = int(when.timestamp() // every.total_seconds())
     if unless_booked and any(
-        job_is_alive(named_job_id(prefix, str(s))) for s in (slot - 2, slot - 1, slot)
+        _will_run(named_job_id(prefix, str(s))) for s in (slot - 2, slot - 1, slot)
     ):
         return None
     job_id = named_job_id(prefix, str(slot))
@@ -133,3 +134,14 @@ def named_job_id(*parts: str) -> str:
     deployments (or test runs) sharing a Redis server never take each other's jobs."""
     deployment = re.sub(r"[^A-Za-z0-9_-]", "_", current_app.config["REDIS_KEY_PREFIX"])
     return "-".join((*parts, deployment))
+
+
+def _will_run(job_id: str) -> bool:
+    """Alive, and for a scheduled job still booked: a job whose hash says "scheduled" but
+    whose booking was lost (a partial flush, an eviction) will never run."""
+    if not job_is_alive(job_id):
+        return False
+    job = Job.fetch(job_id, connection=redis_store.client)
+    if job.get_status(refresh=False) == JobStatus.SCHEDULED:
+        return job_id in ScheduledJobRegistry(queue=queue(), connection=redis_store.client)
+    return True

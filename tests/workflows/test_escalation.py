@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 
 import clock
-from tests.helpers import notifications_of
+from tests.helpers import forget_jobs, notifications_of
 from tests.workflows.conftest import actions, approver_emails
 
 T0 = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
@@ -121,6 +121,7 @@ def test_a_starting_worker_books_the_sweep_and_the_push_reconciler(app):
     from services.core import queue
 
     with app.app_context():
+        forget_jobs()  # earlier tests' runs would count as living chains
         housekeeping.ensure_scheduled()
         booked = ScheduledJobRegistry(queue=queue.queue()).get_job_ids()
         assert any(j.startswith("workflows-sweep-") for j in booked), booked
