@@ -1,7 +1,8 @@
 """Why people get notifications, one function per cause: a webhook delivery that failed for
 good, an endpoint the system disabled, a deprecated call, an API key due for rotation (the
 daily job). Each folds its repeats with a dedupe key, so a cause seen a thousand times a day
-is one notification per person and day. Workflow approvals (issue 13) add theirs here."""
+is one notification per person and day. Workflows, a layer above, notify their approvers
+and admins themselves (services/workflows/instances.py, escalation.py)."""
 
 from __future__ import annotations
 
