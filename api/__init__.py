@@ -9,6 +9,7 @@ from api import (  # noqa: F401  (they attach their routes)
     accounts,
     documents,
     forms,
+    knowledge_graph,
     lifecycle,
     notifications,
     oauth,

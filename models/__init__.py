@@ -7,6 +7,7 @@ from models.document import Document, DocumentStatus, DocumentTag, DocumentVersi
 from models.document_text import DocumentText
 from models.event import Event
 from models.form import Form, FormStatus, FormSubmission, FormVersion
+from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
@@ -37,6 +38,9 @@ __all__ = [
     "DocumentTag",
     "DocumentText",
     "DocumentVersion",
+    "Entity",
+    "EntityMention",
+    "EntityName",
     "Event",
     "Form",
     "FormStatus",
@@ -58,6 +62,7 @@ __all__ = [
     "PushDelivery",
     "PushStatus",
     "PushSubscription",
+    "Relationship",
     "Role",
     "SupportStaff",
     "Tenant",

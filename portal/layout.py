@@ -64,6 +64,11 @@ ACTION_LABELS = {
     "form.updated": "Form changed",
     "form.published": "Form published",
     "form.archived": "Form archived",
+    "entity.created": "Entity created",
+    "entity.updated": "Entity changed",
+    "entity.deleted": "Entity deleted",
+    "relationship.created": "Relationship created",
+    "relationship.deleted": "Relationship deleted",
 }
 
 

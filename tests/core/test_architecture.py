@@ -27,6 +27,7 @@ SERVICE_LAYERS = {
     "push": {"core", "audit", "webhooks"},
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
+    "graph": {"core", "audit", "documents"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {

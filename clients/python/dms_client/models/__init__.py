@@ -31,6 +31,14 @@ from .document_version import DocumentVersion
 from .document_version_envelope import DocumentVersionEnvelope
 from .document_version_list_envelope import DocumentVersionListEnvelope
 from .document_workflow import DocumentWorkflow
+from .entity import Entity
+from .entity_create import EntityCreate
+from .entity_create_properties import EntityCreateProperties
+from .entity_envelope import EntityEnvelope
+from .entity_list_envelope import EntityListEnvelope
+from .entity_patch import EntityPatch
+from .entity_patch_properties import EntityPatchProperties
+from .entity_properties import EntityProperties
 from .error import Error
 from .error_envelope import ErrorEnvelope
 from .form import Form
@@ -67,6 +75,10 @@ from .list_webhook_deliveries_status_type_0 import ListWebhookDeliveriesStatusTy
 from .list_workflow_instances_state_type_0 import ListWorkflowInstancesStateType0
 from .login_body import LoginBody
 from .meta import Meta
+from .neighbor import Neighbor
+from .neighbor_properties import NeighborProperties
+from .neighborhood import Neighborhood
+from .neighborhood_envelope import NeighborhoodEnvelope
 from .notification import Notification
 from .notification_data import NotificationData
 from .notification_envelope import NotificationEnvelope
@@ -100,6 +112,12 @@ from .registration_credential_json import RegistrationCredentialJSON
 from .registration_credential_json_authenticator_attachment_type_0 import (
     RegistrationCredentialJSONAuthenticatorAttachmentType0,
 )
+from .relationship import Relationship
+from .relationship_create import RelationshipCreate
+from .relationship_create_properties import RelationshipCreateProperties
+from .relationship_envelope import RelationshipEnvelope
+from .relationship_list_envelope import RelationshipListEnvelope
+from .relationship_properties import RelationshipProperties
 from .replay import Replay
 from .replay_body import ReplayBody
 from .replay_envelope import ReplayEnvelope
@@ -188,6 +206,14 @@ __all__ = (
     "DocumentVersionEnvelope",
     "DocumentVersionListEnvelope",
     "DocumentWorkflow",
+    "Entity",
+    "EntityCreate",
+    "EntityCreateProperties",
+    "EntityEnvelope",
+    "EntityListEnvelope",
+    "EntityPatch",
+    "EntityPatchProperties",
+    "EntityProperties",
     "Error",
     "ErrorEnvelope",
     "Form",
@@ -222,6 +248,10 @@ __all__ = (
     "ListWorkflowInstancesStateType0",
     "LoginBody",
     "Meta",
+    "Neighbor",
+    "NeighborProperties",
+    "Neighborhood",
+    "NeighborhoodEnvelope",
     "Notification",
     "NotificationData",
     "NotificationEnvelope",
@@ -249,6 +279,12 @@ __all__ = (
     "PushSubscriptionPlatform",
     "RegistrationCredentialJSON",
     "RegistrationCredentialJSONAuthenticatorAttachmentType0",
+    "Relationship",
+    "RelationshipCreate",
+    "RelationshipCreateProperties",
+    "RelationshipEnvelope",
+    "RelationshipListEnvelope",
+    "RelationshipProperties",
     "Replay",
     "ReplayBody",
     "ReplayEnvelope",

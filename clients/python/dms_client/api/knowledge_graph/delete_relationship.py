@@ -1,0 +1,217 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.relationship_envelope import RelationshipEnvelope
+from ...types import Response
+
+
+def _get_kwargs(
+    relationship_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/api/v1/knowledge-graph/relationships/{relationship_id}".format(
+            relationship_id=quote(str(relationship_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | RelationshipEnvelope | None:
+    if response.status_code == 200:
+        response_200 = RelationshipEnvelope.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 414:
+        response_414 = ErrorEnvelope.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = ErrorEnvelope.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | RelationshipEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    relationship_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorEnvelope | RelationshipEnvelope]:
+    """Delete relationship
+
+     Requires the scope knowledge-graph:write.
+
+    Delete one relationship; answers with what was deleted.
+
+    Args:
+        relationship_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | RelationshipEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        relationship_id=relationship_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    relationship_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorEnvelope | RelationshipEnvelope | None:
+    """Delete relationship
+
+     Requires the scope knowledge-graph:write.
+
+    Delete one relationship; answers with what was deleted.
+
+    Args:
+        relationship_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | RelationshipEnvelope
+    """
+
+    return sync_detailed(
+        relationship_id=relationship_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    relationship_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ErrorEnvelope | RelationshipEnvelope]:
+    """Delete relationship
+
+     Requires the scope knowledge-graph:write.
+
+    Delete one relationship; answers with what was deleted.
+
+    Args:
+        relationship_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | RelationshipEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        relationship_id=relationship_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    relationship_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> ErrorEnvelope | RelationshipEnvelope | None:
+    """Delete relationship
+
+     Requires the scope knowledge-graph:write.
+
+    Delete one relationship; answers with what was deleted.
+
+    Args:
+        relationship_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | RelationshipEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            relationship_id=relationship_id,
+            client=client,
+        )
+    ).parsed

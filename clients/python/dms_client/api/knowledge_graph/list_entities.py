@@ -1,0 +1,282 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.entity_list_envelope import EntityListEnvelope
+from ...models.error_envelope import ErrorEnvelope
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
+    type_: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    json_cursor: None | str | Unset
+    if isinstance(cursor, Unset):
+        json_cursor = UNSET
+    else:
+        json_cursor = cursor
+    params["cursor"] = json_cursor
+
+    json_type_: None | str | Unset
+    if isinstance(type_, Unset):
+        json_type_ = UNSET
+    else:
+        json_type_ = type_
+    params["type"] = json_type_
+
+    json_q: None | str | Unset
+    if isinstance(q, Unset):
+        json_q = UNSET
+    else:
+        json_q = q
+    params["q"] = json_q
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/knowledge-graph/entities",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> EntityListEnvelope | ErrorEnvelope | None:
+    if response.status_code == 200:
+        response_200 = EntityListEnvelope.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 414:
+        response_414 = ErrorEnvelope.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = ErrorEnvelope.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EntityListEnvelope | ErrorEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
+    type_: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+) -> Response[EntityListEnvelope | ErrorEnvelope]:
+    """List entities
+
+     Requires the scope knowledge-graph:read.
+
+    By name; `q` matches the start of a name or an alias, case-insensitively.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
+        type_ (None | str | Unset):
+        q (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EntityListEnvelope | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+        type_=type_,
+        q=q,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
+    type_: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+) -> EntityListEnvelope | ErrorEnvelope | None:
+    """List entities
+
+     Requires the scope knowledge-graph:read.
+
+    By name; `q` matches the start of a name or an alias, case-insensitively.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
+        type_ (None | str | Unset):
+        q (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EntityListEnvelope | ErrorEnvelope
+    """
+
+    return sync_detailed(
+        client=client,
+        limit=limit,
+        cursor=cursor,
+        type_=type_,
+        q=q,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
+    type_: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+) -> Response[EntityListEnvelope | ErrorEnvelope]:
+    """List entities
+
+     Requires the scope knowledge-graph:read.
+
+    By name; `q` matches the start of a name or an alias, case-insensitively.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
+        type_ (None | str | Unset):
+        q (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EntityListEnvelope | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+        type_=type_,
+        q=q,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    cursor: None | str | Unset = UNSET,
+    type_: None | str | Unset = UNSET,
+    q: None | str | Unset = UNSET,
+) -> EntityListEnvelope | ErrorEnvelope | None:
+    """List entities
+
+     Requires the scope knowledge-graph:read.
+
+    By name; `q` matches the start of a name or an alias, case-insensitively.
+
+    Args:
+        limit (int | Unset):  Default: 50.
+        cursor (None | str | Unset):
+        type_ (None | str | Unset):
+        q (None | str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EntityListEnvelope | ErrorEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            limit=limit,
+            cursor=cursor,
+            type_=type_,
+            q=q,
+        )
+    ).parsed

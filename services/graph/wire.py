@@ -1,0 +1,84 @@
+"""Entities, relationships and neighbourhoods as they go over the wire (CONTRACT §9): one
+pydantic model each, which produces the JSON and describes it in OpenAPI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, TypeAdapter
+
+from models import Entity, Relationship
+from services.core.wire import Timestamp, Wire
+from services.graph.neighbors import Neighborhood
+
+
+class EntityOut(Wire):
+    id: str
+    type: str = Field(description="person, organization, project, location or a custom word.")
+    name: str
+    aliases: list[str] = Field(description="Other names it is found by in documents.")
+    properties: dict[str, Any]
+    mention_count: int = Field(description="How many documents mention it.")
+    created_at: Timestamp
+    updated_at: Timestamp
+
+
+class RelationshipOut(Wire):
+    id: str
+    type: str = Field(description="A lowercase word, e.g. works_for (directed: source to target).")
+    source_id: str
+    target_id: str
+    properties: dict[str, Any]
+    created_at: Timestamp
+    updated_at: Timestamp
+
+
+class NeighborOut(EntityOut):
+    depth: int = Field(description="Relationships between it and the start (0: the start).")
+
+
+class NeighborhoodOut(Wire):
+    entities: list[NeighborOut] = Field(description="Nearest first, each entity once.")
+    relationships: list[RelationshipOut] = Field(
+        description="The relationships between the entities listed."
+    )
+    truncated: bool = Field(description="True when the node or edge cap cut the answer.")
+
+
+class MentionOut(Wire):
+    """A document that mentions an entity, with how often and where first."""
+
+    document_id: str
+    title: str | None
+    count: int
+    positions: list[int] = Field(description="Character offsets of the first matches.")
+
+
+_ENTITIES = TypeAdapter(list[EntityOut])
+_RELATIONSHIPS = TypeAdapter(list[RelationshipOut])
+
+
+def entity_data(entity: Entity) -> dict[str, Any]:
+    return EntityOut.model_validate(entity).model_dump(mode="json", by_alias=True)
+
+
+def entities_data(rows: list[Entity]) -> list[dict[str, Any]]:
+    models = _ENTITIES.validate_python(rows, from_attributes=True)
+    return _ENTITIES.dump_python(models, mode="json", by_alias=True)
+
+
+def relationship_data(relationship: Relationship) -> dict[str, Any]:
+    return RelationshipOut.model_validate(relationship).model_dump(mode="json", by_alias=True)
+
+
+def relationships_data(rows: list[Relationship]) -> list[dict[str, Any]]:
+    models = _RELATIONSHIPS.validate_python(rows, from_attributes=True)
+    return _RELATIONSHIPS.dump_python(models, mode="json", by_alias=True)
+
+
+def neighborhood_data(found: Neighborhood) -> dict[str, Any]:
+    return {
+        "entities": [{**entity_data(entity), "depth": depth} for entity, depth in found.entities],
+        "relationships": relationships_data(found.relationships),
+        "truncated": found.truncated,
+    }
