@@ -19,6 +19,7 @@ from flask.cli import AppGroup, with_appcontext
 import clock
 import embedded_redis
 from cli_documents import documents_cli
+from cli_operations import backup_cli
 from cli_webhooks import webhooks_cli
 from errors import DomainError
 from extensions import db
@@ -342,3 +343,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(worker)
     app.cli.add_command(documents_cli)
     app.cli.add_command(webhooks_cli)
+    app.cli.add_command(backup_cli)

@@ -44,6 +44,8 @@ class Config:
         # deployments or test runs can share one Redis without seeing each other.
         self.REDIS_KEY_PREFIX = os.environ.get("DMS_REDIS_PREFIX", "dms")
         self.DMS_STORAGE_DIR = os.environ.get("DMS_STORAGE_DIR") or str(instance / "storage")
+        # Where `flask backup` finds pg_dump/pg_restore when PATH has none (docs/operations.md).
+        self.DMS_PG_BIN_DIR = os.environ.get("DMS_PG_BIN_DIR") or None
         self.SECRET_KEY = os.environ.get("SECRET_KEY") or _instance_secret(instance)
         # Keys sealing the audit chain, kept out of the database so that rows alone cannot be
         # re-sealed: "id:secret,...", the first seals new entries, the others only verify.

@@ -28,10 +28,20 @@ SERVICE_LAYERS = {
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
     "graph": {"core", "audit", "documents"},
+    "operations": {"core", "audit", "accounts", "keys", "documents", "search"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {
-    "services": {"api", "portal", "jobs", "cli", "cli_documents", "tenancy", "app"},
+    "services": {
+        "api",
+        "portal",
+        "jobs",
+        "cli",
+        "cli_documents",
+        "cli_operations",
+        "tenancy",
+        "app",
+    },
     "models": {"api", "portal", "jobs", "services", "tenancy", "app"},
     "jobs": {"api", "portal", "cli", "tenancy", "app"},
     "api": {"portal", "jobs", "cli", "app"},

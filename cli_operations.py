@@ -1,0 +1,58 @@
+"""Operator commands for whole installations and whole tenants (docs/operations.md):
+`flask backup create|restore`, `flask tenants export|import|delete`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+from flask.cli import AppGroup
+from tqdm import tqdm
+
+from errors import DomainError
+from extensions import db
+from services.operations import backup
+
+backup_cli = AppGroup("backup", help="Back up the whole installation and restore it.")
+
+
+def bar(items: Iterable, label: str, total: int) -> Iterable:
+    """A progress bar on stderr when it is a terminal (scripts get plain output)."""
+    return tqdm(items, desc=label, total=total, file=sys.stderr, disable=None, unit="file")
+
+
+def fail(error: DomainError) -> None:
+    db.session.rollback()
+    click.echo("error: " + "; ".join(e.message for e in error.errors), err=True)
+    sys.exit(1)
+
+
+@backup_cli.command("create")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def backup_create(directory: Path) -> None:
+    """Write a consistent backup (database + referenced blobs + manifest) into DIRECTORY,
+    which must be absent or empty. Keep DMS_AUDIT_KEYS and SECRET_KEY beside it, apart."""
+    try:
+        manifest = backup.create(directory, progress=bar)
+    except DomainError as error:
+        fail(error)
+    for name in manifest["missingBlobs"]:
+        click.echo(f"warning: {name} was not in the blob store (purged or lost)", err=True)
+    blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
+    click.echo(f"backup written to {directory}: database, {blobs} blobs")
+
+
+@backup_cli.command("restore")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Restore over an installation that has tenants.")
+def backup_restore(directory: Path, force: bool) -> None:
+    """Verify every checksum of the backup in DIRECTORY, then restore it into this
+    installation (which must be empty unless --force). Run `flask db upgrade` after."""
+    try:
+        manifest = backup.restore(directory, force=force, progress=bar)
+    except DomainError as error:
+        fail(error)
+    blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
+    click.echo(f"restored {manifest['database']['dialect']} database and {blobs} blobs")
