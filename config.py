@@ -43,9 +43,21 @@ class Config:
         # Every Redis key (rate limits, queues) starts with this, so that several
         # deployments or test runs can share one Redis without seeing each other.
         self.REDIS_KEY_PREFIX = os.environ.get("DMS_REDIS_PREFIX", "dms")
+        # Where document bytes live (docs/documents.md, "Storage"): "local" (DMS_STORAGE_DIR) or
+        # "s3" (an S3-compatible bucket; credentials from the usual AWS_* variables or role).
+        self.DMS_STORAGE = (os.environ.get("DMS_STORAGE") or "local").strip().lower()
         self.DMS_STORAGE_DIR = os.environ.get("DMS_STORAGE_DIR") or str(instance / "storage")
         # Where `flask backup` finds pg_dump/pg_restore when PATH has none (docs/operations.md).
         self.DMS_PG_BIN_DIR = os.environ.get("DMS_PG_BIN_DIR") or None
+        self.DMS_S3_BUCKET = os.environ.get("DMS_S3_BUCKET") or None
+        # Unset for AWS; e.g. http://minio:9000 for MinIO or Ceph RGW (addressed path-style).
+        self.DMS_S3_ENDPOINT_URL = os.environ.get("DMS_S3_ENDPOINT_URL") or None
+        # Unset: boto3's own (AWS_DEFAULT_REGION, ~/.aws/config).
+        self.DMS_S3_REGION = os.environ.get("DMS_S3_REGION") or None
+        if self.DMS_STORAGE not in {"local", "s3"}:
+            raise ValueError("DMS_STORAGE must be 'local' or 's3'")
+        if self.DMS_STORAGE == "s3" and not self.DMS_S3_BUCKET:
+            raise ValueError("DMS_STORAGE=s3 needs DMS_S3_BUCKET")
         self.SECRET_KEY = os.environ.get("SECRET_KEY") or _instance_secret(instance)
         # Keys sealing the audit chain, kept out of the database so that rows alone cannot be
         # re-sealed: "id:secret,...", the first seals new entries, the others only verify.

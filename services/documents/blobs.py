@@ -3,21 +3,47 @@ and deleting a blob only when no committed row of its tenant still names it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import current_app
 from sqlalchemy import exists, or_, select
 
 from extensions import db
 from models import Document, DocumentVersion
+from services.documents import s3_storage
 from services.documents.storage import BlobStore, LocalBlobStore
 
 
 def blob_store() -> BlobStore:
-    """The app's blob store (local disk under DMS_STORAGE_DIR; see docs/documents.md for S3)."""
+    """The app's blob store: local disk under DMS_STORAGE_DIR, or the DMS_S3_BUCKET bucket
+    when DMS_STORAGE=s3 (docs/documents.md, "Storage"). One per process and setting."""
+    return store_for(current_app.config["DMS_STORAGE"], current_app.config)
+
+
+def store_for(kind: str, config: Mapping[str, Any]) -> BlobStore:
+    """The `local` or `s3` store these settings describe (`flask storage migrate` opens both)."""
     stores = current_app.extensions.setdefault("dms.blob_stores", {})
-    root = current_app.config["DMS_STORAGE_DIR"]
-    if root not in stores:
-        stores[root] = LocalBlobStore(root)
-    return stores[root]
+    if kind == "local":
+        where: tuple = ("local", config["DMS_STORAGE_DIR"])
+    elif kind == "s3":
+        if not config.get("DMS_S3_BUCKET"):
+            raise RuntimeError("DMS_STORAGE=s3 needs DMS_S3_BUCKET (docs/documents.md)")
+        where = (
+            "s3",
+            config["DMS_S3_BUCKET"],
+            config.get("DMS_S3_ENDPOINT_URL"),
+            config.get("DMS_S3_REGION"),
+        )
+    else:
+        raise RuntimeError(f"DMS_STORAGE must be 'local' or 's3', not {kind!r}")
+    if where not in stores:
+        if kind == "local":
+            stores[where] = LocalBlobStore(where[1])
+        else:
+            client = s3_storage.make_client(where[2], where[3])
+            stores[where] = s3_storage.S3BlobStore(client, where[1])
+    return stores[where]
 
 
 def blob_in_use(tenant_id: str, sha256: str) -> bool:
