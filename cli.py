@@ -18,7 +18,7 @@ from flask.cli import AppGroup, with_appcontext
 
 import clock
 import embedded_redis
-from cli_documents import documents_cli
+from cli_documents import documents_cli, storage_cli
 from cli_operations import backup_cli
 from cli_webhooks import webhooks_cli
 from errors import DomainError
@@ -342,5 +342,6 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(stop_embedded_redis)
     app.cli.add_command(worker)
     app.cli.add_command(documents_cli)
+    app.cli.add_command(storage_cli)
     app.cli.add_command(webhooks_cli)
     app.cli.add_command(backup_cli)
