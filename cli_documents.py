@@ -1,5 +1,5 @@
-"""Operator commands for documents' text, trash and blobs: `flask documents reindex|purge`,
-`flask storage migrate`."""
+"""Operator commands for documents' text, trash and blobs: `flask documents
+reindex|passages|purge`, `flask storage migrate`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from jobs.extraction import extract_document
 from models import Document
 from services.core import transaction
 from services.documents import migration, purge
-from services.search import indexing
+from services.search import indexing, passages
 
 documents_cli = AppGroup("documents", help="Re-extract document text and empty the trash.")
 storage_cli = AppGroup("storage", help="Move the blobs between the local and the S3 store.")
@@ -51,6 +51,19 @@ def reindex(tenant_id: str | None, everything: bool, inline: bool) -> None:
         db.session.expunge_all()  # keeps memory flat over a million documents
         done += 1
     click.echo(f"{'extracted' if inline else 'enqueued'} {done} documents")
+
+
+@documents_cli.command("passages")
+@click.option("--tenant", "tenant_id", default=None, help="Only this tenant's documents.")
+def passages_command(tenant_id: str | None) -> None:
+    """Split every stored text into passages again (after the upgrade that added them)."""
+    total = db.session.scalar(db.select(db.func.count()).select_from(Document)) or 0
+    done = 0
+    with tqdm(total=total, desc="passages", unit="doc", file=sys.stderr, disable=None) as bar:
+        for count in passages.rebuild(tenant_id):
+            done += count
+            bar.update(count)
+    click.echo(f"split {done} documents into passages")
 
 
 @documents_cli.command("purge")

@@ -11,6 +11,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
+from models.passage import Passage
 from models.passkey import Passkey
 from models.portal_session import PortalSession
 from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSubscription
@@ -54,6 +55,7 @@ __all__ = [
     "OAuthCode",
     "OAuthConsent",
     "OAuthToken",
+    "Passage",
     "Passkey",
     "Plan",
     "Platform",

@@ -29,7 +29,7 @@ from models.document_text import DocumentText
 from services.core import queue, transaction
 from services.documents.blobs import blob_store
 from services.documents.storage import BlobStore, LocalBlobStore
-from services.search import extraction
+from services.search import extraction, passages
 from services.search.limits import Budgets
 from services.search.scoring import unmarked
 
@@ -146,12 +146,14 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
 
 
 def remove(document_id: str) -> None:
-    """Drop the document's text and index entry (the purge job; FTS5 has no foreign keys)."""
+    """Drop the document's text, passages and index entry (the purge job; FTS5 has no
+    foreign keys)."""
     if dialect() != "postgresql":
         db.session.execute(
             text("DELETE FROM document_search WHERE rowid = :rowid"),
             {"rowid": fts_rowid(document_id)},
         )
+    passages.remove(document_id)
     row = db.session.get(DocumentText, document_id)
     if row is not None:
         db.session.delete(row)
@@ -343,6 +345,7 @@ def _store(attempt: Attempt, result: extraction.ExtractionResult) -> str:
     document.text_error = result.error[:300] if result.error and result.status != "done" else None
     document.text_truncated = result.truncated
     refresh(document)
+    passages.replace(document.tenant_id, document.id, row.text, row.version_number)
     db.session.flush()
     log.info(
         "extracted document text",
