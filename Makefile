@@ -24,7 +24,8 @@ $(VENV)/.installed-dev: requirements/main.txt requirements/dev.txt | $(BIN)/pyth
 install: $(VENV)/.installed-main
 install-dev: $(VENV)/.installed-dev
 
-## make run: install, migrate, seed the demo tenant, start the worker and the server.
+## make run: install, migrate, seed the demo tenant, serve through gunicorn with the worker
+## and its scheduler beside it (Ctrl-C stops them all).
 run: install
 	@bash scripts/run-local.sh
 

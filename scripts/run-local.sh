@@ -1,36 +1,51 @@
 #!/usr/bin/env bash
-# `make run`: migrate, seed the demo tenant, start a worker, serve on 127.0.0.1.
+# `make run`: migrate, seed the demo tenant, then serve through gunicorn (gunicorn.conf.py,
+# workers from the CPU count) with the job worker and its scheduler beside it, all on
+# 127.0.0.1. Ctrl-C (or TERM) stops all of them; so does either one dying.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export FLASK_APP=app
-FLASK=.venv/bin/flask
+BIN=.venv/bin
+FLASK=$BIN/flask
 PORT="${PORT:-5000}"
+export DMS_BIND="127.0.0.1:$PORT"
+# Several gunicorn workers: /internal/metrics sums them from files in this directory.
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-instance/prometheus}"
+rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 
 $FLASK db upgrade
 seed="$($FLASK seed-demo)"
 field() { printf '%s\n' "$seed" | sed -n "s/^$1: *//p"; }
 tenant="$(field tenant)"; login="$(field login)"; password="$(field password)"; key="$(field 'api key')"
 
-$FLASK worker &
-worker_pid=$!
-# Give the worker a moment for a warm shutdown, then make sure it is gone.
-stop_worker() {
-  kill -TERM "$worker_pid" 2>/dev/null || return 0
+pids=()
+# TERM each child, give them 10 s for a warm shutdown (a job in progress, open requests),
+# then KILL what is left; runs once, whichever way we leave.
+stop_all() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for _ in $(seq 20); do
-    kill -0 "$worker_pid" 2>/dev/null || return 0
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || break
     sleep 0.5
   done
-  kill -KILL "$worker_pid" 2>/dev/null || true
-}
-stop_all() {
-  stop_worker
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
   $FLASK stop-embedded-redis 2>/dev/null || true  # the private Redis, when REDIS_URL is one
 }
-trap stop_all EXIT INT TERM
+trap stop_all EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+$FLASK worker &
+pids+=($!)
+$BIN/gunicorn wsgi:app &
+pids+=($!)
 
 cat <<MSG
 
   Document Management Service is starting at http://127.0.0.1:$PORT/
+  (gunicorn, the job worker and its scheduler; Ctrl-C stops them all)
 
   Portal login:  http://127.0.0.1:$PORT/login
     workspace:   $tenant
@@ -42,4 +57,5 @@ cat <<MSG
       http://127.0.0.1:$PORT/api/v1/documents
 
 MSG
-$FLASK run --host 127.0.0.1 --port "$PORT"
+# Until one of them ends (or a signal arrives); then the EXIT trap stops the other.
+wait -n "${pids[@]}"
