@@ -19,7 +19,7 @@ from flask.cli import AppGroup, with_appcontext
 import clock
 import embedded_redis
 from cli_documents import documents_cli, storage_cli
-from cli_operations import backup_cli
+from cli_operations import backup_cli, tenants_delete
 from cli_webhooks import webhooks_cli
 from errors import DomainError
 from extensions import db
@@ -345,3 +345,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(storage_cli)
     app.cli.add_command(webhooks_cli)
     app.cli.add_command(backup_cli)
+    tenants_cli.add_command(tenants_delete)

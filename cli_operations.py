@@ -8,12 +8,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import click
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 from tqdm import tqdm
 
 from errors import DomainError
 from extensions import db
-from services.operations import backup
+from services.operations import backup, tenant_delete
 
 backup_cli = AppGroup("backup", help="Back up the whole installation and restore it.")
 
@@ -56,3 +56,28 @@ def backup_restore(directory: Path, force: bool) -> None:
         fail(error)
     blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
     click.echo(f"restored {manifest['database']['dialect']} database and {blobs} blobs")
+
+
+@click.command("delete")
+@click.argument("slug")
+@click.option("--yes", is_flag=True, help="Confirm: this deletes the tenant for good.")
+@with_appcontext
+def tenants_delete(slug: str, yes: bool) -> None:
+    """Delete the tenant SLUG and everything it owns: every row, every blob, its Redis keys.
+    Recorded in the operator log (operator_records), not in the tenant's audit log."""
+    if not yes:
+        click.echo(
+            f"error: deleting {slug!r} removes all its data for good; "
+            "export it first (`tenants export`), then run again with --yes",
+            err=True,
+        )
+        sys.exit(1)
+    try:
+        report = tenant_delete.delete_tenant(slug, progress=bar)
+    except DomainError as error:
+        fail(error)
+    rows = sum(report.rows.values())
+    click.echo(
+        f"deleted tenant {slug}: {rows} rows, {report.blobs} blobs, "
+        f"{report.redis_keys} Redis keys; operator record {report.record_id}"
+    )

@@ -11,6 +11,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
+from models.operator_log import OperatorRecord
 from models.passage import Passage
 from models.passkey import Passkey
 from models.portal_session import PortalSession
@@ -55,6 +56,7 @@ __all__ = [
     "OAuthCode",
     "OAuthConsent",
     "OAuthToken",
+    "OperatorRecord",
     "Passage",
     "Passkey",
     "Plan",

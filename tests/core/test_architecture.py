@@ -28,7 +28,7 @@ SERVICE_LAYERS = {
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
     "graph": {"core", "audit", "documents"},
-    "operations": {"core", "audit", "accounts", "keys", "documents", "search"},
+    "operations": {"core", "audit", "accounts", "keys", "limits", "documents", "search"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {
