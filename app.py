@@ -77,6 +77,7 @@ def _trust_proxies(app: Flask) -> None:
 def _subscribe_capabilities() -> None:
     """Connect the receivers through which capabilities follow each other's changes
     (services/core/signals.py)."""
+    from services.graph import subscriptions as graph_subscriptions
     from services.notifications import subscriptions as notification_subscriptions
     from services.push import subscriptions as push_subscriptions
     from services.search import subscriptions
@@ -88,6 +89,7 @@ def _subscribe_capabilities() -> None:
     notification_subscriptions.connect()
     workflow_subscriptions.connect()
     push_subscriptions.connect()
+    graph_subscriptions.connect()
 
 
 def _protect_forms(app: Flask) -> None:

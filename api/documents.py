@@ -26,6 +26,8 @@ from services.core.transaction import transactional
 from services.documents import documents, uploads, wire
 from services.documents.filters import parse_position, position_of
 from services.documents.wire import DocumentOut, DocumentVersionOut
+from services.graph import mentions
+from services.graph.wire import DocumentWithEntitiesOut
 from tenancy import current_tenant
 
 # Room for the multipart framing and the small fields around the file.
@@ -94,10 +96,16 @@ def list_documents(query: DocumentListQuery):
 
 @bp.get("/documents/<document_id>")
 @require_scope("documents:read")
-@responds(DocumentOut)
+@responds(DocumentWithEntitiesOut)
 def get_document(document_id: str):
+    """The document; with knowledge-graph:read also the entities its text mentions."""
     document = documents.get_document(current_tenant.id, document_id)
-    return ok(wire.document_data(document))
+    data = wire.document_data(document)
+    data["entities"] = None
+    if "knowledge-graph:read" in current_credential.scopes:
+        found = mentions.entities_of(current_tenant.id, [document.id])
+        data["entities"] = found.get(document.id, [])
+    return ok(data)
 
 
 @bp.patch("/documents/<document_id>")

@@ -14,6 +14,7 @@ from api.schemas.knowledge_graph import (
     EntityCreate,
     EntityListQuery,
     EntityPatch,
+    MentionListQuery,
     NeighborsQuery,
     RelationshipCreate,
     RelationshipListQuery,
@@ -22,8 +23,8 @@ from api.validation import json_body, query_args, responds
 from errors import DomainError
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
-from services.graph import entities, neighbors, relationships, wire
-from services.graph.wire import EntityOut, NeighborhoodOut, RelationshipOut
+from services.graph import entities, mentions, neighbors, relationships, wire
+from services.graph.wire import EntityOut, MentionOut, NeighborhoodOut, RelationshipOut
 from tenancy import current_tenant
 
 
@@ -117,6 +118,21 @@ def list_entity_neighbors(entity_id: str, query: NeighborsQuery):
     entity = entities.get_entity(current_tenant.id, entity_id)
     found = neighbors.neighborhood(entity, query.depth, query.type)
     return ok(wire.neighborhood_data(found))
+
+
+@bp.get("/knowledge-graph/entities/<entity_id>/documents")
+@require_scope("knowledge-graph:read")
+@query_args(MentionListQuery)
+@responds(MentionOut, many=True)
+def list_entity_documents(entity_id: str, query: MentionListQuery):
+    """The documents (not in the trash) whose text mentions the entity, newest first, with
+    how often and where first. Found by a job after each extraction and each change of the
+    entity's names, so a moment behind the latest change."""
+    entity = entities.get_entity(current_tenant.id, entity_id)
+    binding = binding_of(current_tenant.id, resource="entity-documents", entity=entity.id)
+    rows, more = mentions.list_documents(entity, query.limit, id_position(query.cursor, binding))
+    next_cursor = encode_cursor(binding, [rows[-1][1].id]) if more else None
+    return ok_list(wire.mentions_data(rows), limit=query.limit, next_cursor=next_cursor)
 
 
 @bp.post("/knowledge-graph/relationships")

@@ -5,8 +5,9 @@ synchronously, in the sender's unit of work; work that must wait for the commit 
 itself with `transaction.after_commit`.
 
 Who subscribes: services/search/subscriptions.py, services/webhooks/subscriptions.py,
-services/notifications/subscriptions.py, services/push/subscriptions.py and
-services/workflows/subscriptions.py (connected by create_app)."""
+services/notifications/subscriptions.py, services/push/subscriptions.py,
+services/workflows/subscriptions.py and services/graph/subscriptions.py (connected by
+create_app)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ document_content_changed = _signals.signal("document-content-changed")
 document_fields_changed = _signals.signal("document-fields-changed")
 # sender: the document id; tenant_id=... The rows are being deleted for good (trash purge).
 document_purged = _signals.signal("document-purged")
+# sender: the Document, whose extracted text was just stored, in the extraction's unit of work.
+document_text_changed = _signals.signal("document-text-changed")
 # sender: the Event, just written to the outbox in the caller's unit of work (events.emit).
 event_emitted = _signals.signal("event-emitted")
 # sender: the WebhookDelivery, just closed as failed (schedule spent, 410, or failing for days).

@@ -16,6 +16,7 @@ from models import Entity, EntityMention, EntityName, Relationship
 from services.audit import audit_log
 from services.core.actors import Actor
 from services.core.paging import keyset_page
+from services.graph import mentions
 from services.graph.names import keys_of, name_key
 
 TYPE_RE = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -111,11 +112,13 @@ def create_entity(
         target_id=entity.id,
         details={"type": type, "name": name},
     )
+    mentions.schedule_names_changed(entity, keys_of(entity.name, entity.aliases))
     return entity
 
 
 def update_entity(entity: Entity, changes: dict[str, Any], actor: Actor) -> Entity:
-    """Apply a PATCH of EDITABLE fields."""
+    """Apply a PATCH of EDITABLE fields; new names or aliases rescan the documents they may
+    change the mentions of (mentions.candidates_for_names)."""
     _check(changes)
     old_keys = keys_of(entity.name, entity.aliases)
     if "name" in changes:
@@ -145,11 +148,16 @@ def update_entity(entity: Entity, changes: dict[str, Any], actor: Actor) -> Enti
         target_id=entity.id,
         details=diff,
     )
+    if names_changed:
+        mentions.schedule_names_changed(entity, keys_of(entity.name, entity.aliases))
     return entity
 
 
 def delete_entity(entity: Entity, actor: Actor) -> None:
-    """Delete the entity, every relationship it is an end of, its names and its mentions."""
+    """Delete the entity, every relationship it is an end of, its names and its mentions.
+    The documents that mentioned it are rescanned: a name it held may have hidden a shorter
+    one of another entity there."""
+    mentioned_in = mentions.mentioning_documents(entity)
     removed = db.session.execute(
         delete(Relationship).where(
             Relationship.tenant_id == entity.tenant_id,
@@ -168,6 +176,7 @@ def delete_entity(entity: Entity, actor: Actor) -> None:
     )
     db.session.delete(entity)
     db.session.flush()
+    mentions.schedule_scan(entity.tenant_id, mentioned_in)
 
 
 def like_prefix(text: str) -> str:

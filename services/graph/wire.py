@@ -7,8 +7,9 @@ from typing import Any
 
 from pydantic import Field, TypeAdapter
 
-from models import Entity, Relationship
+from models import Document, Entity, EntityMention, Relationship
 from services.core.wire import Timestamp, Wire
+from services.documents.wire import DocumentOut
 from services.graph.neighbors import Neighborhood
 
 
@@ -49,9 +50,26 @@ class MentionOut(Wire):
     """A document that mentions an entity, with how often and where first."""
 
     document_id: str
-    title: str | None
-    count: int
-    positions: list[int] = Field(description="Character offsets of the first matches.")
+    title: str
+    count: int = Field(description="How many times its names and aliases occur.")
+    positions: list[int] = Field(description="Character offsets of the first ten, in the text.")
+
+
+class DocumentEntityOut(Wire):
+    """An entity a document mentions."""
+
+    id: str
+    type: str
+    name: str
+    count: int = Field(description="How many times the document names it.")
+
+
+class DocumentWithEntitiesOut(DocumentOut):
+    entities: list[DocumentEntityOut] | None = Field(
+        None,
+        description="The entities its text mentions, most often first (for callers with "
+        "knowledge-graph:read; null for others).",
+    )
 
 
 _ENTITIES = TypeAdapter(list[EntityOut])
@@ -82,3 +100,15 @@ def neighborhood_data(found: Neighborhood) -> dict[str, Any]:
         "relationships": relationships_data(found.relationships),
         "truncated": found.truncated,
     }
+
+
+def mentions_data(rows: list[tuple[EntityMention, Document]]) -> list[dict[str, Any]]:
+    return [
+        MentionOut(
+            document_id=document.id,
+            title=document.title,
+            count=mention.count,
+            positions=mention.positions,
+        ).model_dump(mode="json", by_alias=True)
+        for mention, document in rows
+    ]

@@ -26,7 +26,7 @@ import clock
 from extensions import db
 from models import Document, DocumentVersion, TextStatus
 from models.document_text import DocumentText
-from services.core import queue, transaction
+from services.core import queue, signals, transaction
 from services.documents.blobs import blob_store
 from services.documents.storage import BlobStore, LocalBlobStore
 from services.search import extraction, passages
@@ -347,6 +347,7 @@ def _store(attempt: Attempt, result: extraction.ExtractionResult) -> str:
     refresh(document)
     passages.replace(document.tenant_id, document.id, row.text, row.version_number)
     db.session.flush()
+    signals.document_text_changed.send(document)
     log.info(
         "extracted document text",
         extra={

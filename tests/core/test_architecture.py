@@ -27,7 +27,7 @@ SERVICE_LAYERS = {
     "push": {"core", "audit", "webhooks"},
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
-    "graph": {"core", "audit", "documents"},
+    "graph": {"core", "audit", "documents", "search"},
     "operations": {"core", "audit", "accounts", "keys", "limits", "documents", "search"},
 }
 # What the layers of the app may import, by top-level name.

@@ -21,6 +21,7 @@ from .create_form_submission_json_body_data import CreateFormSubmissionJsonBodyD
 from .definition_create import DefinitionCreate
 from .definition_patch import DefinitionPatch
 from .document import Document
+from .document_entity import DocumentEntity
 from .document_envelope import DocumentEnvelope
 from .document_list_envelope import DocumentListEnvelope
 from .document_metadata import DocumentMetadata
@@ -30,6 +31,9 @@ from .document_status import DocumentStatus
 from .document_version import DocumentVersion
 from .document_version_envelope import DocumentVersionEnvelope
 from .document_version_list_envelope import DocumentVersionListEnvelope
+from .document_with_entities import DocumentWithEntities
+from .document_with_entities_envelope import DocumentWithEntitiesEnvelope
+from .document_with_entities_metadata import DocumentWithEntitiesMetadata
 from .document_workflow import DocumentWorkflow
 from .entity import Entity
 from .entity_create import EntityCreate
@@ -74,6 +78,8 @@ from .list_meta import ListMeta
 from .list_webhook_deliveries_status_type_0 import ListWebhookDeliveriesStatusType0
 from .list_workflow_instances_state_type_0 import ListWorkflowInstancesStateType0
 from .login_body import LoginBody
+from .mention import Mention
+from .mention_list_envelope import MentionListEnvelope
 from .meta import Meta
 from .neighbor import Neighbor
 from .neighbor_properties import NeighborProperties
@@ -196,6 +202,7 @@ __all__ = (
     "DefinitionCreate",
     "DefinitionPatch",
     "Document",
+    "DocumentEntity",
     "DocumentEnvelope",
     "DocumentListEnvelope",
     "DocumentMetadata",
@@ -205,6 +212,9 @@ __all__ = (
     "DocumentVersion",
     "DocumentVersionEnvelope",
     "DocumentVersionListEnvelope",
+    "DocumentWithEntities",
+    "DocumentWithEntitiesEnvelope",
+    "DocumentWithEntitiesMetadata",
     "DocumentWorkflow",
     "Entity",
     "EntityCreate",
@@ -247,6 +257,8 @@ __all__ = (
     "ListWebhookDeliveriesStatusType0",
     "ListWorkflowInstancesStateType0",
     "LoginBody",
+    "Mention",
+    "MentionListEnvelope",
     "Meta",
     "Neighbor",
     "NeighborProperties",

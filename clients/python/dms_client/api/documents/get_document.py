@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.document_envelope import DocumentEnvelope
+from ...models.document_with_entities_envelope import DocumentWithEntitiesEnvelope
 from ...models.error_envelope import ErrorEnvelope
 from ...types import Response
 
@@ -27,9 +27,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> DocumentEnvelope | ErrorEnvelope | None:
+) -> DocumentWithEntitiesEnvelope | ErrorEnvelope | None:
     if response.status_code == 200:
-        response_200 = DocumentEnvelope.from_dict(response.json())
+        response_200 = DocumentWithEntitiesEnvelope.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DocumentEnvelope | ErrorEnvelope]:
+) -> Response[DocumentWithEntitiesEnvelope | ErrorEnvelope]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,12 +99,12 @@ def sync_detailed(
     document_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[DocumentEnvelope | ErrorEnvelope]:
+) -> Response[DocumentWithEntitiesEnvelope | ErrorEnvelope]:
     """Get document
 
      Requires the scope documents:read.
 
-    Get document.
+    The document; with knowledge-graph:read also the entities its text mentions.
 
     Args:
         document_id (str):
@@ -114,7 +114,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentEnvelope | ErrorEnvelope]
+        Response[DocumentWithEntitiesEnvelope | ErrorEnvelope]
     """
 
     kwargs = _get_kwargs(
@@ -132,12 +132,12 @@ def sync(
     document_id: str,
     *,
     client: AuthenticatedClient,
-) -> DocumentEnvelope | ErrorEnvelope | None:
+) -> DocumentWithEntitiesEnvelope | ErrorEnvelope | None:
     """Get document
 
      Requires the scope documents:read.
 
-    Get document.
+    The document; with knowledge-graph:read also the entities its text mentions.
 
     Args:
         document_id (str):
@@ -147,7 +147,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentEnvelope | ErrorEnvelope
+        DocumentWithEntitiesEnvelope | ErrorEnvelope
     """
 
     return sync_detailed(
@@ -160,12 +160,12 @@ async def asyncio_detailed(
     document_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[DocumentEnvelope | ErrorEnvelope]:
+) -> Response[DocumentWithEntitiesEnvelope | ErrorEnvelope]:
     """Get document
 
      Requires the scope documents:read.
 
-    Get document.
+    The document; with knowledge-graph:read also the entities its text mentions.
 
     Args:
         document_id (str):
@@ -175,7 +175,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentEnvelope | ErrorEnvelope]
+        Response[DocumentWithEntitiesEnvelope | ErrorEnvelope]
     """
 
     kwargs = _get_kwargs(
@@ -191,12 +191,12 @@ async def asyncio(
     document_id: str,
     *,
     client: AuthenticatedClient,
-) -> DocumentEnvelope | ErrorEnvelope | None:
+) -> DocumentWithEntitiesEnvelope | ErrorEnvelope | None:
     """Get document
 
      Requires the scope documents:read.
 
-    Get document.
+    The document; with knowledge-graph:read also the entities its text mentions.
 
     Args:
         document_id (str):
@@ -206,7 +206,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentEnvelope | ErrorEnvelope
+        DocumentWithEntitiesEnvelope | ErrorEnvelope
     """
 
     return (

@@ -1,0 +1,308 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.document_status import DocumentStatus
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.document_entity import DocumentEntity
+    from ..models.document_with_entities_metadata import DocumentWithEntitiesMetadata
+    from ..models.document_workflow import DocumentWorkflow
+
+
+T = TypeVar("T", bound="DocumentWithEntities")
+
+
+@_attrs_define
+class DocumentWithEntities:
+    """
+    Attributes:
+        content_type (str):
+        created_at (datetime.datetime):
+        created_by (None | str):
+        current_version (int):
+        deleted_at (datetime.datetime | None):
+        filename (str):
+        id (str):
+        metadata (DocumentWithEntitiesMetadata):
+        sha256 (str):
+        size (int):
+        status (DocumentStatus):
+        tags (list[str]):
+        text_error (None | str):
+        text_status (str):
+        text_truncated (bool):
+        title (str):
+        updated_at (datetime.datetime):
+        entities (list[DocumentEntity] | None | Unset): The entities its text mentions, most often first (for callers
+            with knowledge-graph:read; null for others).
+        workflow (DocumentWorkflow | None | Unset): The latest approval workflow started on the document, if any.
+    """
+
+    content_type: str
+    created_at: datetime.datetime
+    created_by: None | str
+    current_version: int
+    deleted_at: datetime.datetime | None
+    filename: str
+    id: str
+    metadata: DocumentWithEntitiesMetadata
+    sha256: str
+    size: int
+    status: DocumentStatus
+    tags: list[str]
+    text_error: None | str
+    text_status: str
+    text_truncated: bool
+    title: str
+    updated_at: datetime.datetime
+    entities: list[DocumentEntity] | None | Unset = UNSET
+    workflow: DocumentWorkflow | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.document_workflow import DocumentWorkflow
+
+        content_type = self.content_type
+
+        created_at = self.created_at.isoformat()
+
+        created_by: None | str
+        created_by = self.created_by
+
+        current_version = self.current_version
+
+        deleted_at: None | str
+        if isinstance(self.deleted_at, datetime.datetime):
+            deleted_at = self.deleted_at.isoformat()
+        else:
+            deleted_at = self.deleted_at
+
+        filename = self.filename
+
+        id = self.id
+
+        metadata = self.metadata.to_dict()
+
+        sha256 = self.sha256
+
+        size = self.size
+
+        status = self.status.value
+
+        tags = self.tags
+
+        text_error: None | str
+        text_error = self.text_error
+
+        text_status = self.text_status
+
+        text_truncated = self.text_truncated
+
+        title = self.title
+
+        updated_at = self.updated_at.isoformat()
+
+        entities: list[dict[str, Any]] | None | Unset
+        if isinstance(self.entities, Unset):
+            entities = UNSET
+        elif isinstance(self.entities, list):
+            entities = []
+            for entities_type_0_item_data in self.entities:
+                entities_type_0_item = entities_type_0_item_data.to_dict()
+                entities.append(entities_type_0_item)
+
+        else:
+            entities = self.entities
+
+        workflow: dict[str, Any] | None | Unset
+        if isinstance(self.workflow, Unset):
+            workflow = UNSET
+        elif isinstance(self.workflow, DocumentWorkflow):
+            workflow = self.workflow.to_dict()
+        else:
+            workflow = self.workflow
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "contentType": content_type,
+                "createdAt": created_at,
+                "createdBy": created_by,
+                "currentVersion": current_version,
+                "deletedAt": deleted_at,
+                "filename": filename,
+                "id": id,
+                "metadata": metadata,
+                "sha256": sha256,
+                "size": size,
+                "status": status,
+                "tags": tags,
+                "textError": text_error,
+                "textStatus": text_status,
+                "textTruncated": text_truncated,
+                "title": title,
+                "updatedAt": updated_at,
+            }
+        )
+        if entities is not UNSET:
+            field_dict["entities"] = entities
+        if workflow is not UNSET:
+            field_dict["workflow"] = workflow
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.document_entity import DocumentEntity
+        from ..models.document_with_entities_metadata import (
+            DocumentWithEntitiesMetadata,
+        )
+        from ..models.document_workflow import DocumentWorkflow
+
+        d = dict(src_dict)
+        content_type = d.pop("contentType")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        def _parse_created_by(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        created_by = _parse_created_by(d.pop("createdBy"))
+
+        current_version = d.pop("currentVersion")
+
+        def _parse_deleted_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                deleted_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return deleted_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        deleted_at = _parse_deleted_at(d.pop("deletedAt"))
+
+        filename = d.pop("filename")
+
+        id = d.pop("id")
+
+        metadata = DocumentWithEntitiesMetadata.from_dict(d.pop("metadata"))
+
+        sha256 = d.pop("sha256")
+
+        size = d.pop("size")
+
+        status = DocumentStatus(d.pop("status"))
+
+        tags = cast(list[str], d.pop("tags"))
+
+        def _parse_text_error(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        text_error = _parse_text_error(d.pop("textError"))
+
+        text_status = d.pop("textStatus")
+
+        text_truncated = d.pop("textTruncated")
+
+        title = d.pop("title")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+
+        def _parse_entities(data: object) -> list[DocumentEntity] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                entities_type_0 = []
+                _entities_type_0 = data
+                for entities_type_0_item_data in _entities_type_0:
+                    entities_type_0_item = DocumentEntity.from_dict(
+                        entities_type_0_item_data
+                    )
+
+                    entities_type_0.append(entities_type_0_item)
+
+                return entities_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[DocumentEntity] | None | Unset, data)
+
+        entities = _parse_entities(d.pop("entities", UNSET))
+
+        def _parse_workflow(data: object) -> DocumentWorkflow | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                workflow_type_0 = DocumentWorkflow.from_dict(data)
+
+                return workflow_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DocumentWorkflow | None | Unset, data)
+
+        workflow = _parse_workflow(d.pop("workflow", UNSET))
+
+        document_with_entities = cls(
+            content_type=content_type,
+            created_at=created_at,
+            created_by=created_by,
+            current_version=current_version,
+            deleted_at=deleted_at,
+            filename=filename,
+            id=id,
+            metadata=metadata,
+            sha256=sha256,
+            size=size,
+            status=status,
+            tags=tags,
+            text_error=text_error,
+            text_status=text_status,
+            text_truncated=text_truncated,
+            title=title,
+            updated_at=updated_at,
+            entities=entities,
+            workflow=workflow,
+        )
+
+        document_with_entities.additional_properties = d
+        return document_with_entities
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
