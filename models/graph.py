@@ -3,6 +3,8 @@ relationships between two entities of one tenant, and the documents that mention
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +14,15 @@ from sqlalchemy.orm import Mapped, mapped_column
 import clock
 from extensions import db
 from models.base import TenantScoped, UTCDateTime, created_at_column, id_column
+
+_SPACES = re.compile(r"\s+")
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in (EntityName.key): NFKC, casefolded, inner whitespace
+    as one space. Here, below every capability, so that the graph stores it and search
+    looks names up in it alike."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
 
 
 class Entity(TenantScoped, db.Model):

@@ -1,16 +1,10 @@
 """How a name is compared: Unicode-normalised (NFKC), casefolded, inner whitespace as one
-space. The `q` prefix search and the mention matcher both use this form."""
+space (models.graph.name_key). The `q` prefix search, the mention matcher and search's
+entity signal all use this form."""
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
-_SPACES = re.compile(r"\s+")
-
-
-def name_key(name: str) -> str:
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
+from models.graph import name_key
 
 
 def keys_of(name: str, aliases: list[str]) -> list[str]:
@@ -21,3 +15,6 @@ def keys_of(name: str, aliases: list[str]) -> list[str]:
         if key:
             seen.setdefault(key, None)
     return list(seen)
+
+
+__all__ = ["keys_of", "name_key"]

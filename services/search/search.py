@@ -5,7 +5,9 @@ Ranking: `keyword` is the engine's relevance (ts_rank_cd with title > tags and m
 text, or FTS5 bm25 with the same column weights). When the recency signal is applied,
 score = keyword x (1 + RECENCY_WEIGHT x recency) with recency = 1 / (1 + age / 30 days),
 the age of the document's last change measured at the search's `as_of` instant. `as_of`
-travels in the cursor, so every page of one walk ranks every document identically."""
+travels in the cursor, so every page of one walk ranks every document identically. When the
+query names a knowledge-graph entity, the `entity` signal boosts the documents that mention
+it (services/search/entity_signal.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from errors import DomainError
 from extensions import db
 from models import Document
 from services.documents.filters import DocumentFilters
-from services.search import query_syntax
+from services.search import entity_signal, query_syntax
 from services.search.engines import postgres, sqlite
 from services.search.scoring import MARK_END, MARK_START, SCORE_DECIMALS
 
@@ -62,7 +64,10 @@ def search(
     engine = _engine()
     engine.prepare()
     ranked = engine.ranked(tenant_id, query, filters, as_of, recency).subquery("ranked")
-    stmt: Select = select(ranked.c.id, ranked.c.keyword, ranked.c.recency, ranked.c.score)
+    boost = entity_signal.for_query(tenant_id, q)
+    if boost is not None:
+        ranked = boost.apply(ranked)
+    stmt: Select = select(ranked)
     if after is not None:
         score, ident = after
         stmt = stmt.where(
@@ -81,6 +86,8 @@ def search(
         signals = {"keyword": float(row.keyword)}
         if recency:
             signals["recency"] = round(float(row.recency), SCORE_DECIMALS)
+        if boost is not None:
+            signals["entity"] = float(row.entity)
         hits.append(
             Hit(
                 document=documents[row.id],
@@ -97,7 +104,10 @@ def search(
     if more:
         last = rows[-1]
         next_position = [float(last.score), last.id, as_of.isoformat()]
-    return SearchPage(hits, next_position, ["keyword", "recency"] if recency else ["keyword"])
+    used = ["keyword", "recency"] if recency else ["keyword"]
+    if any(hit.signals.get("entity") for hit in hits):
+        used.append("entity")
+    return SearchPage(hits, next_position, used)
 
 
 def _read_position(position: list[Any]) -> tuple[datetime, tuple[float, str]]:
