@@ -27,6 +27,7 @@ from jobs.worker import run_worker
 from models import SCOPES, ApiKey, Plan, Role
 from services.accounts import tenants, users
 from services.audit import anchors, audit_log
+from services.copilot import quota
 from services.core import transaction
 from services.core.actors import Actor
 from services.keys import api_keys, key_cache
@@ -95,6 +96,17 @@ def tenants_set_limits(slug: str, hourly: int | None, burst: int | None) -> None
     tenant = tenants.require_tenant(slug)
     tenants.set_limits(tenant, Actor.cli(), hourly=hourly, burst=burst)
     click.echo(f"{tenant.id}\t{tenant.limits[0]}/h\tburst {tenant.limits[1]}")
+
+
+@tenants_cli.command("set-copilot-quota")
+@click.argument("slug")
+@click.argument("messages", type=int, required=False)
+@_command
+def tenants_set_copilot_quota(slug: str, messages: int | None) -> None:
+    """An Enterprise tenant's copilot questions per month; without MESSAGES, the plan's."""
+    tenant = tenants.require_tenant(slug)
+    quota.set_tenant_quota(tenant, Actor.cli(), messages)
+    click.echo(f"{tenant.id}\t{quota.monthly_limit(tenant)} copilot questions a month")
 
 
 @users_cli.command("create")

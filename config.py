@@ -138,6 +138,19 @@ class Config:
         # Window lengths in seconds; only tests shorten them (the spec's are 3600 and 60).
         self.DMS_RATE_LIMIT_HOUR_SECONDS = _int("DMS_RATE_LIMIT_HOUR_SECONDS", 3600)
         self.DMS_RATE_LIMIT_BURST_SECONDS = _int("DMS_RATE_LIMIT_BURST_SECONDS", 60)
+        # The copilot (docs/copilot.md): questions per tenant and month by plan (Free and
+        # Starter have no copilot; Enterprise tenants may carry their own number), and the
+        # optional OpenAI-compatible chat endpoint (unset: the built-in extractive answers).
+        self.DMS_COPILOT_MONTHLY_MESSAGES_BUSINESS = _int(
+            "DMS_COPILOT_MONTHLY_MESSAGES_BUSINESS", 2000
+        )
+        self.DMS_COPILOT_MONTHLY_MESSAGES_ENTERPRISE = _int(
+            "DMS_COPILOT_MONTHLY_MESSAGES_ENTERPRISE", 20000
+        )
+        self.DMS_LLM_URL = (os.environ.get("DMS_LLM_URL") or "").strip() or None
+        self.DMS_LLM_MODEL = os.environ.get("DMS_LLM_MODEL") or None
+        self.DMS_LLM_API_KEY = os.environ.get("DMS_LLM_API_KEY") or None
+        self.DMS_LLM_TIMEOUT_SECONDS = float(os.environ.get("DMS_LLM_TIMEOUT_SECONDS") or 30)
         self.DMS_LOG_LEVEL = os.environ.get("DMS_LOG_LEVEL", "INFO")
         # JSON request logs to stderr; off in tests unless asked for.
         self.DMS_LOG_JSON = _bool("DMS_LOG_JSON", True)

@@ -2,6 +2,7 @@
 
 from models.api_key import SCOPES, ApiKey
 from models.audit import AuditEntry
+from models.copilot import Conversation, CopilotUsage, Message
 from models.deprecation import DeprecationNotice, DeprecationUsage
 from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from models.document_text import DocumentText
@@ -32,6 +33,8 @@ __all__ = [
     "SCOPES",
     "ApiKey",
     "AuditEntry",
+    "Conversation",
+    "CopilotUsage",
     "DeliveryStatus",
     "DeprecationNotice",
     "DeprecationUsage",
@@ -51,6 +54,7 @@ __all__ = [
     "IdempotencyRecord",
     "IdempotencyState",
     "InstanceState",
+    "Message",
     "Notification",
     "OAuthClient",
     "OAuthCode",

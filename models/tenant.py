@@ -42,6 +42,9 @@ class Tenant(db.Model):
     # Enterprise limits negotiated per tenant; None means the plan's default.
     hourly_limit: Mapped[int | None] = mapped_column(Integer)
     burst_limit: Mapped[int | None] = mapped_column(Integer)
+    # Copilot questions per month negotiated for this tenant; None means the plan's default
+    # (DMS_COPILOT_MONTHLY_MESSAGES_<PLAN>, docs/copilot.md).
+    copilot_monthly_messages: Mapped[int | None] = mapped_column(Integer)
     # Length of the audit hash chain; bumping it row-locks the tenant, which
     # serialises concurrent audit writers so the chain never forks.
     audit_seq: Mapped[int] = mapped_column(Integer, nullable=False, default=0)

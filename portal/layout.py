@@ -58,6 +58,7 @@ ACTION_LABELS = {
     "workflow.escalated": "Workflow step escalated",
     "tenant.created": "Workspace created",
     "tenant.limits_changed": "Plan limits changed",
+    "tenant.copilot_quota_changed": "Copilot quota changed",
     "support.audit_viewed": "Support staff viewed the audit log",
     "document.purged": "Document purged from the trash",
     "form.created": "Form created",

@@ -60,6 +60,11 @@ def split(text: str) -> list[tuple[int, int]]:
     return [(s.start, s.end) for s in _pack(text)]
 
 
+def sentences(text: str) -> list[tuple[int, int]]:
+    """The sentences of `text` (by the rules above) as (start, end) offsets."""
+    return list(_sentences(text, 0, len(text)))
+
+
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:
     while start < end and text[start].isspace():
         start += 1

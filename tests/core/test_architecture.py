@@ -19,6 +19,7 @@ SERVICE_LAYERS = {
     "limits": {"core"},
     "documents": {"core", "audit"},
     "search": {"core", "documents"},
+    "copilot": {"core", "audit", "documents", "search"},
     "platform": {"core"},
     "oauth": {"core", "audit", "accounts"},
     "passkeys": {"core", "audit", "accounts"},

@@ -14,6 +14,11 @@ from .authentication_credential_json_authenticator_attachment_type_0 import (
 from .caller import Caller
 from .caller_envelope import CallerEnvelope
 from .caller_type import CallerType
+from .citation import Citation
+from .conversation import Conversation
+from .conversation_envelope import ConversationEnvelope
+from .conversation_summary import ConversationSummary
+from .conversation_summary_list_envelope import ConversationSummaryListEnvelope
 from .create_form_submission_files_body import CreateFormSubmissionFilesBody
 from .create_form_submission_files_body_data import CreateFormSubmissionFilesBodyData
 from .create_form_submission_json_body import CreateFormSubmissionJsonBody
@@ -80,6 +85,10 @@ from .list_workflow_instances_state_type_0 import ListWorkflowInstancesStateType
 from .login_body import LoginBody
 from .mention import Mention
 from .mention_list_envelope import MentionListEnvelope
+from .message import Message
+from .message_create import MessageCreate
+from .message_generator_type_0 import MessageGeneratorType0
+from .message_role import MessageRole
 from .meta import Meta
 from .neighbor import Neighbor
 from .neighbor_properties import NeighborProperties
@@ -195,6 +204,11 @@ __all__ = (
     "Caller",
     "CallerEnvelope",
     "CallerType",
+    "Citation",
+    "Conversation",
+    "ConversationEnvelope",
+    "ConversationSummary",
+    "ConversationSummaryListEnvelope",
     "CreateFormSubmissionFilesBody",
     "CreateFormSubmissionFilesBodyData",
     "CreateFormSubmissionJsonBody",
@@ -259,6 +273,10 @@ __all__ = (
     "LoginBody",
     "Mention",
     "MentionListEnvelope",
+    "Message",
+    "MessageCreate",
+    "MessageGeneratorType0",
+    "MessageRole",
     "Meta",
     "Neighbor",
     "NeighborProperties",

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.message import Message
+
+
+T = TypeVar("T", bound="Conversation")
+
+
+@_attrs_define
+class Conversation:
+    """
+    Attributes:
+        created_at (datetime.datetime):
+        document_ids (list[str]): Retrieval is restricted to these (or all).
+        id (str):
+        messages (list[Message]):
+        title (str):
+        updated_at (datetime.datetime):
+    """
+
+    created_at: datetime.datetime
+    document_ids: list[str]
+    id: str
+    messages: list[Message]
+    title: str
+    updated_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        document_ids = self.document_ids
+
+        id = self.id
+
+        messages = []
+        for messages_item_data in self.messages:
+            messages_item = messages_item_data.to_dict()
+            messages.append(messages_item)
+
+        title = self.title
+
+        updated_at = self.updated_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "createdAt": created_at,
+                "documentIds": document_ids,
+                "id": id,
+                "messages": messages,
+                "title": title,
+                "updatedAt": updated_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.message import Message
+
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        document_ids = cast(list[str], d.pop("documentIds"))
+
+        id = d.pop("id")
+
+        messages = []
+        _messages = d.pop("messages")
+        for messages_item_data in _messages:
+            messages_item = Message.from_dict(messages_item_data)
+
+            messages.append(messages_item)
+
+        title = d.pop("title")
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+
+        conversation = cls(
+            created_at=created_at,
+            document_ids=document_ids,
+            id=id,
+            messages=messages,
+            title=title,
+            updated_at=updated_at,
+        )
+
+        conversation.additional_properties = d
+        return conversation
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class MessageGeneratorType0(StrEnum):
+    EXTRACTIVE = "extractive"
+    LLM = "llm"
+
+    def __str__(self) -> str:
+        return str(self.value)

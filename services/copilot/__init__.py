@@ -1,0 +1,1 @@
+"""The copilot: answers grounded in the tenant's documents, with citations (docs/copilot.md)."""
