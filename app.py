@@ -26,7 +26,8 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     if config:
         app.config.update(config)
     app.config.setdefault(
-        "SQLALCHEMY_ENGINE_OPTIONS", engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
+        "SQLALCHEMY_ENGINE_OPTIONS",
+        engine_options(app.config["SQLALCHEMY_DATABASE_URI"], app.config["DMS_EMBEDDINGS"]),
     )
 
     from extensions import csrf, db, login_manager, redis_store
@@ -81,10 +82,12 @@ def _subscribe_capabilities() -> None:
     from services.notifications import subscriptions as notification_subscriptions
     from services.push import subscriptions as push_subscriptions
     from services.search import subscriptions
+    from services.semantic import subscriptions as semantic_subscriptions
     from services.webhooks import subscriptions as webhook_subscriptions
     from services.workflows import subscriptions as workflow_subscriptions
 
     subscriptions.connect()
+    semantic_subscriptions.connect()
     webhook_subscriptions.connect()
     notification_subscriptions.connect()
     workflow_subscriptions.connect()
@@ -125,7 +128,9 @@ def _configure_sqlite(app: Flask) -> None:
     from sqlalchemy import event
 
     from extensions import db
+    from services.semantic import sqlitevec
 
+    vectors_on = app.config["DMS_EMBEDDINGS"] != "none"
     with app.app_context():
         engine = db.engine
 
@@ -137,3 +142,5 @@ def _configure_sqlite(app: Flask) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=15000")
         cursor.close()
+        if vectors_on:
+            sqlitevec.load_extension(dbapi_connection)  # docs/semantic-search.md

@@ -20,6 +20,7 @@ import clock
 import embedded_redis
 from cli_documents import documents_cli, storage_cli
 from cli_operations import backup_cli, tenants_delete
+from cli_semantic import embed_command  # noqa: F401  (adds `flask documents embed`)
 from cli_webhooks import webhooks_cli
 from errors import DomainError
 from extensions import db

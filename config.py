@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sqlite3
 from pathlib import Path
 
 
@@ -151,6 +152,25 @@ class Config:
         self.DMS_LLM_MODEL = os.environ.get("DMS_LLM_MODEL") or None
         self.DMS_LLM_API_KEY = os.environ.get("DMS_LLM_API_KEY") or None
         self.DMS_LLM_TIMEOUT_SECONDS = float(os.environ.get("DMS_LLM_TIMEOUT_SECONDS") or 30)
+        # Semantic search (docs/semantic-search.md): "none" (default), "openai" (any
+        # OpenAI-compatible /v1/embeddings endpoint) or "local" (sentence-transformers loading
+        # DMS_EMBEDDINGS_MODEL from a local path; the optional requirements/local-embeddings.txt).
+        self.DMS_EMBEDDINGS = (os.environ.get("DMS_EMBEDDINGS") or "none").strip().lower()
+        self.DMS_EMBEDDINGS_URL = os.environ.get("DMS_EMBEDDINGS_URL") or None
+        self.DMS_EMBEDDINGS_MODEL = os.environ.get("DMS_EMBEDDINGS_MODEL") or None
+        self.DMS_EMBEDDINGS_API_KEY = os.environ.get("DMS_EMBEDDINGS_API_KEY") or None
+        # Passages per request to the embeddings endpoint, attempts per request (429, 5xx,
+        # timeouts), the first pause between attempts (doubling), and the request timeout.
+        self.DMS_EMBEDDINGS_BATCH = _int("DMS_EMBEDDINGS_BATCH", 32)
+        self.DMS_EMBEDDINGS_ATTEMPTS = _int("DMS_EMBEDDINGS_ATTEMPTS", 4)
+        self.DMS_EMBEDDINGS_BACKOFF_SECONDS = float(
+            os.environ.get("DMS_EMBEDDINGS_BACKOFF_SECONDS") or 1.0
+        )
+        self.DMS_EMBEDDINGS_TIMEOUT_SECONDS = _int("DMS_EMBEDDINGS_TIMEOUT_SECONDS", 30)
+        # A passage counts as a semantic match at this cosine similarity or more.
+        self.DMS_SEMANTIC_MIN_SIMILARITY = float(
+            os.environ.get("DMS_SEMANTIC_MIN_SIMILARITY") or 0.3
+        )
         self.DMS_LOG_LEVEL = os.environ.get("DMS_LOG_LEVEL", "INFO")
         # JSON request logs to stderr; off in tests unless asked for.
         self.DMS_LOG_JSON = _bool("DMS_LOG_JSON", True)
@@ -181,12 +201,18 @@ def _normalise_db_url(url: str) -> str:
     return url
 
 
-def engine_options(url: str) -> dict[str, object]:
+def engine_options(url: str, embeddings: str = "none") -> dict[str, object]:
     """Engine settings for the database the app ends up using (after any overrides)."""
     if url.startswith("sqlite"):
         # Requests run in threads; a 15 s busy timeout lets writers queue up
         # instead of failing with "database is locked".
-        return {"connect_args": {"timeout": 15, "check_same_thread": False}}
+        options: dict[str, object] = {"connect_args": {"timeout": 15, "check_same_thread": False}}
+        driver = sqlite_driver_with_extensions() if embeddings != "none" else None
+        if driver is not None:
+            # sqlite-vec is a loadable extension; this Python's sqlite3 module may be built
+            # without extension loading (docs/semantic-search.md), pysqlite3 never is.
+            options["module"] = driver
+        return options
     # No server-side prepared statements: psycopg's automatic ones broke ("prepared statement
     # does not exist") after failed transactions under load, and they do not survive
     # PgBouncer in transaction mode, which larger deployments put in front of PostgreSQL.
@@ -196,6 +222,17 @@ def engine_options(url: str) -> dict[str, object]:
         "max_overflow": 10,
         "connect_args": {"prepare_threshold": None},
     }
+
+
+def sqlite_driver_with_extensions():
+    """A DB-API sqlite3 module that can load extensions (for sqlite-vec), or None."""
+    if hasattr(sqlite3.Connection, "enable_load_extension"):
+        return sqlite3
+    try:
+        from pysqlite3 import dbapi2
+    except ImportError:
+        return None
+    return dbapi2
 
 
 def _instance_secret(instance: Path) -> str:

@@ -18,6 +18,7 @@ from api import (  # noqa: F401  (they attach their routes)
     passkeys,
     push,
     search,
+    similar,
     webhooks,
     workflows,
 )

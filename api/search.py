@@ -1,4 +1,5 @@
-"""Search resource: GET /api/v1/search (CONTRACT §4), routes only; services/search.py ranks."""
+"""Search resource: GET /api/v1/search (CONTRACT §4), routes only; services/search ranks
+(hybrid.py: keyword and semantic fused when embeddings are on)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from api.schemas.search import SearchHit, SearchQuery
 from api.validation import query_args, responds
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.documents.wire import document_data
-from services.search import search
+from services.search import hybrid
 from tenancy import current_tenant
 
 
@@ -26,7 +27,7 @@ def search_documents(query: SearchQuery):
         filters=query.binding(),
     )
     position = decode_cursor(query.cursor, binding) if query.cursor is not None else None
-    page = search.search(
+    page = hybrid.search(
         current_tenant.id, query.q, query, query.limit, position, recency=query.recency
     )
     hits = [

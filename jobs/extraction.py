@@ -7,12 +7,17 @@ that dies mid-way leaves a record of it."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from rq import get_current_job
 
+from extensions import db
 from services.core import transaction
 from services.search import indexing, limits
+from services.semantic import embedding
+
+log = logging.getLogger("dms.semantic")
 
 # The jobs the worker runs under the extraction limits (memory ceiling, CPU budget).
 JOBS_UNDER_LIMITS = frozenset({indexing.EXTRACTION_JOB, indexing.OCR_JOB})
@@ -48,7 +53,9 @@ def _within_limits(
         )
         if attempt is None:
             return None
-        return transaction.transactional(finish)(attempt)
+        status = transaction.transactional(finish)(attempt)
+        _embed_passages(tenant_id, document_id, status)
+        return status
     except limits.PROCESS_LIMIT_ERRORS as exc:
         # Hitting a limit is the document's outcome, not a crash: recorded, and the job returns
         # normally so that RQ does not retry it (a retry would only hit it again).
@@ -56,3 +63,15 @@ def _within_limits(
         return transaction.transactional(indexing.fail_extraction)(
             tenant_id, document_id, version_number, limits.reason(exc)
         )
+
+
+def _embed_passages(tenant_id: str, document_id: str, status: str) -> None:
+    """Once the text and its passages are committed, their vectors (when embeddings are on);
+    "pending" means the OCR stage follows, which comes back here when it is done."""
+    if status == "pending" or not embedding.enabled():
+        return
+    try:
+        embedding.schedule(tenant_id, document_id)
+    except Exception:  # the text is stored; `flask documents embed` catches up
+        db.session.rollback()
+        log.exception("embedding not scheduled", extra={"document_id": document_id})

@@ -5,6 +5,7 @@ from models.audit import AuditEntry
 from models.copilot import Conversation, CopilotUsage, Message
 from models.deprecation import DeprecationNotice, DeprecationUsage
 from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
+from models.document_embedding import DocumentEmbedding, EmbeddingStatus
 from models.document_text import DocumentText
 from models.event import Event
 from models.form import Form, FormStatus, FormSubmission, FormVersion
@@ -39,10 +40,12 @@ __all__ = [
     "DeprecationNotice",
     "DeprecationUsage",
     "Document",
+    "DocumentEmbedding",
     "DocumentStatus",
     "DocumentTag",
     "DocumentText",
     "DocumentVersion",
+    "EmbeddingStatus",
     "Entity",
     "EntityMention",
     "EntityName",

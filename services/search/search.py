@@ -55,12 +55,16 @@ def search(
     cursor: list[Any] | None = None,
     *,
     recency: bool = True,
+    as_of: datetime | None = None,
+    with_highlights: bool = True,
 ) -> SearchPage:
     """One page of `tenant_id`'s documents matching `q` and `filters`, best first.
 
-    `cursor` is the decoded position of the last hit of the previous page."""
+    `cursor` is the decoded position of the last hit of the previous page; without one, the
+    walk's instant is `as_of` (now by default). `with_highlights=False` leaves the snippets
+    out (hybrid search fuses many hits and highlights only the page it returns)."""
     query = query_syntax.parse(q)
-    as_of, after = _read_position(cursor) if cursor is not None else (clock.now(), None)
+    as_of, after = _read_position(cursor) if cursor is not None else (as_of or clock.now(), None)
     engine = _engine()
     engine.prepare()
     ranked = engine.ranked(tenant_id, query, filters, as_of, recency).subquery("ranked")
@@ -80,7 +84,7 @@ def search(
 
     ids = [r.id for r in rows]
     documents = {d.id: d for d in db.session.scalars(select(Document).where(Document.id.in_(ids)))}
-    snippets = engine.highlights(tenant_id, query, ids) if ids else {}
+    snippets = engine.highlights(tenant_id, query, ids) if ids and with_highlights else {}
     hits = []
     for row in rows:
         signals = {"keyword": float(row.keyword)}
@@ -108,6 +112,24 @@ def search(
     if any(hit.signals.get("entity") for hit in hits):
         used.append("entity")
     return SearchPage(hits, next_position, used)
+
+
+def highlights(tenant_id: str, q: str, ids: list[str]) -> dict[str, list[dict[str, str]]]:
+    """The highlights of these documents for `q`, as search hits carry them."""
+    snippets = _engine().highlights(tenant_id, query_syntax.parse(q), ids) if ids else {}
+    return {
+        ident: [
+            {"field": name, "snippet": marked(snippet)}
+            for name, snippet in found
+            if MARK_START in snippet
+        ]
+        for ident, found in snippets.items()
+    }
+
+
+def read_position(position: list[Any]) -> tuple[datetime, tuple[float, str]]:
+    """A keyword cursor's (as_of, (score, id)); INVALID_CURSOR when it is not one."""
+    return _read_position(position)
 
 
 def _read_position(position: list[Any]) -> tuple[datetime, tuple[float, str]]:

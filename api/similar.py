@@ -1,0 +1,43 @@
+"""GET /api/v1/documents/{id}/similar: the documents nearest in meaning (docs/semantic-search.md);
+routes only, services/semantic ranks."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.auth import require_scope
+from api.blueprint import bp
+from api.envelope import ok_list
+from api.openapi_rules import operation
+from api.validation import query_args, responds
+from services.documents import documents
+from services.documents.wire import DocumentOut, document_data
+from services.semantic import similar
+from tenancy import current_tenant
+
+
+class SimilarQuery(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    limit: int = Field(10, ge=1, le=50, description="How many documents, nearest first.")
+
+
+class SimilarDocument(BaseModel):
+    document: DocumentOut
+    similarity: float = Field(
+        description="Cosine similarity of this document's mean vector and its nearest passage."
+    )
+
+
+@bp.get("/documents/<document_id>/similar")
+@require_scope("documents:read")
+@query_args(SimilarQuery)
+@responds(SimilarDocument, many=True)
+@operation("listSimilarDocuments")
+def list_similar_documents(document_id: str, query: SimilarQuery):
+    """Nearest first. Empty, with `meta.aiSignalsUsed` empty, while semantic search is off or
+    the document has no vectors yet."""
+    document = documents.get_document(current_tenant.id, document_id)
+    found, used = similar.similar_documents(document, query.limit)
+    data = [{"document": document_data(d), "similarity": s} for d, s in found]
+    return ok_list(data, limit=query.limit, next_cursor=None, extra_meta={"aiSignalsUsed": used})

@@ -1,0 +1,49 @@
+"""Operator command for semantic vectors: `flask documents embed` (docs/semantic-search.md)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from tqdm import tqdm
+
+from cli_documents import documents_cli
+from extensions import db
+from jobs.embeddings import embed_document
+from models.document_embedding import EmbeddingStatus
+from services.semantic import embedders, embedding
+
+
+@documents_cli.command("embed")
+@click.option("--tenant", "tenant_id", default=None, help="Only this tenant's documents.")
+@click.option(
+    "--all", "everything", is_flag=True, help="Every document, not only those not embedded."
+)
+@click.option("--inline", is_flag=True, help="Embed here, without Redis or a worker.")
+def embed_command(tenant_id: str | None, everything: bool, inline: bool) -> None:
+    """Compute semantic vectors for the documents that lack them with the configured model
+    (never embedded, failed, or embedded by another model); `--all` re-embeds every one."""
+    if not embedding.enabled():
+        click.echo("error: embeddings are off (DMS_EMBEDDINGS=none)", err=True)
+        sys.exit(1)
+    try:
+        targets = embedding.to_embed(tenant_id, everything=everything)
+    except embedders.EmbeddingError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    failed = done = 0
+    for tenant, document_id in tqdm(
+        targets, desc="embed", unit="doc", file=sys.stderr, disable=None
+    ):
+        if inline:
+            status = embed_document(tenant, document_id)
+            failed += status == EmbeddingStatus.FAILED.value
+        elif not embedding.schedule(tenant, document_id):
+            click.echo("error: Redis is unreachable; start it or use --inline", err=True)
+            sys.exit(1)
+        db.session.expunge_all()
+        done += 1
+    if inline:
+        click.echo(f"embedded {done - failed} documents, {failed} failed")
+    else:
+        click.echo(f"enqueued {done} documents")

@@ -1,0 +1,1 @@
+"""Semantic retrieval: embeddings of passages, their vector storage, nearest neighbours."""
