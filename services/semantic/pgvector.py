@@ -1,5 +1,5 @@
 """The pgvector engine (PostgreSQL): one `passage_vectors` row per passage, created by migration
-0019 when the `vector` extension is available, and an HNSW index (cosine distance) per vector
+0020 when the `vector` extension is available, and an HNSW index (cosine distance) per vector
 length, created the first time vectors of that length are stored (the length is the model's,
 unknown to a migration): a partial index on `embedding::vector(N)` where `dimensions = N`."""
 

@@ -5,11 +5,11 @@ The HNSW index (cosine distance) is created per vector length by the app when ve
 length are first stored (services/semantic/pgvector.py): the length is the model's. Where the
 extension is not available (or may not be created by this role), no table is made and search
 stays keyword-only; /internal/health says so. Installed pgvector later? Run
-`flask db downgrade 0018 && flask db upgrade` (the statuses go; `flask documents embed`).
+`flask db downgrade 0019 && flask db upgrade` (the statuses go; `flask documents embed`).
 On SQLite, sqlite-vec's tables are made by the app (they need the extension loaded).
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-11-23 13:56:53.191062
 
 """
@@ -20,8 +20,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0019"
-down_revision = "0018"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
