@@ -13,6 +13,7 @@ from portal import (  # noqa: F401  (they attach their views)
     deprecations,
     document_files,
     documents,
+    entities,
     forms,
     keys,
     layout,

@@ -20,6 +20,7 @@ NAV: list[NavEntry] = [
     NavEntry("Notifications", "portal.notifications_page", ("admin", "auditor", "member")),
     NavEntry("Approvals", "portal.approvals_page", ("admin", "auditor", "member")),
     NavEntry("Documents", "portal.documents_page", ("admin", "auditor", "member")),
+    NavEntry("Entities", "portal.entities_page", ("admin", "auditor", "member")),
     NavEntry("API keys", "portal.keys", ("admin", "auditor")),
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
