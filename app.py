@@ -37,6 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     csrf.init_app(app)
     redis_store.init_app(app)
     _configure_sqlite(app)
+    _ping_idle_connections(app)
 
     import models  # noqa: F401  (registers every table on the metadata)
     import observability
@@ -62,6 +63,19 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     if commands:
         _register_commands(app)
     return app
+
+
+def _ping_idle_connections(app: Flask) -> None:
+    """PostgreSQL: check a pooled connection before use only after it sat idle."""
+    from extensions import db
+    from services.core import db_ping
+
+    if app.config["SQLALCHEMY_ENGINE_OPTIONS"].get("pool_pre_ping"):
+        return  # an operator's own engine options asked for a ping on every checkout
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "postgresql":
+        db_ping.install(engine, app.config["DMS_DB_PING_IDLE_SECONDS"])
 
 
 def _trust_proxies(app: Flask) -> None:

@@ -36,7 +36,8 @@ def reset() -> None:
 
 
 def rfc3339(value: datetime | None) -> str | None:
-    """`2026-11-21T10:00:00Z`, the wire format of every timestamp."""
+    """`2026-11-21T10:00:00Z`, the wire format of every timestamp. (isoformat rather than
+    strftime: a third of the time, and a page of documents formats 150 of them.)"""
     if value is None:
         return None
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.astimezone(UTC).replace(tzinfo=None, microsecond=0).isoformat() + "Z"

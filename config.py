@@ -171,6 +171,8 @@ class Config:
         self.DMS_SEMANTIC_MIN_SIMILARITY = float(
             os.environ.get("DMS_SEMANTIC_MIN_SIMILARITY") or 0.3
         )
+        # A pooled PostgreSQL connection idle this long is pinged before use (db_ping.py).
+        self.DMS_DB_PING_IDLE_SECONDS = float(os.environ.get("DMS_DB_PING_IDLE_SECONDS", "1"))
         self.DMS_LOG_LEVEL = os.environ.get("DMS_LOG_LEVEL", "INFO")
         # JSON request logs to stderr; off in tests unless asked for.
         self.DMS_LOG_JSON = _bool("DMS_LOG_JSON", True)
@@ -216,8 +218,8 @@ def engine_options(url: str, embeddings: str = "none") -> dict[str, object]:
     # No server-side prepared statements: psycopg's automatic ones broke ("prepared statement
     # does not exist") after failed transactions under load, and they do not survive
     # PgBouncer in transaction mode, which larger deployments put in front of PostgreSQL.
+    # No pool_pre_ping: services/core/db_ping.py pings only connections that sat idle.
     return {
-        "pool_pre_ping": True,
         "pool_size": 10,
         "max_overflow": 10,
         "connect_args": {"prepare_threshold": None},

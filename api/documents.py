@@ -23,7 +23,7 @@ from api.validation import form_body, json_body, operation_documented, query_arg
 from errors import DomainError
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
-from services.documents import documents, uploads, wire
+from services.documents import documents, listing, uploads, wire
 from services.documents.filters import parse_position, position_of
 from services.documents.wire import DocumentOut, DocumentVersionOut
 from services.graph import mentions
@@ -89,9 +89,9 @@ def list_documents(query: DocumentListQuery):
         position = parse_position(decode_cursor(query.cursor, binding), query.sort)
         if position is None:
             raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
-    rows, more = documents.list_documents(current_tenant.id, query, query.limit, position)
+    rows, more = listing.list_page(current_tenant.id, query, query.limit, position)
     next_cursor = encode_cursor(binding, position_of(rows[-1], query.sort)) if more else None
-    return ok_list(wire.documents_data(rows), limit=query.limit, next_cursor=next_cursor)
+    return ok_list(wire.listed_documents_data(rows), limit=query.limit, next_cursor=next_cursor)
 
 
 @bp.get("/documents/<document_id>")

@@ -34,13 +34,18 @@ def after_position(columns: OrderBy, position: Sequence[Any]) -> ColumnElement[b
     return or_(*clauses)
 
 
+def paged(stmt: Select, columns: OrderBy, limit: int, position: Sequence[Any] | None) -> Select:
+    """`stmt` narrowed to the rows after `position`, ordered, limit + 1 of them (the extra
+    row tells whether more follow)."""
+    if position is not None:
+        stmt = stmt.where(after_position(columns, position))
+    return stmt.order_by(*(c.desc() if desc else c.asc() for c, desc in columns)).limit(limit + 1)
+
+
 def keyset_page(
     stmt: Select, columns: OrderBy, limit: int, position: Sequence[Any] | None
 ) -> tuple[list[Any], bool]:
     """One page of `stmt` in `columns` order after `position`, and whether more rows follow
     (limit + 1 rows are fetched to learn it)."""
-    if position is not None:
-        stmt = stmt.where(after_position(columns, position))
-    stmt = stmt.order_by(*(c.desc() if desc else c.asc() for c, desc in columns)).limit(limit + 1)
-    rows = list(db.session.scalars(stmt))
+    rows = list(db.session.scalars(paged(stmt, columns, limit, position)))
     return rows[:limit], len(rows) > limit
