@@ -9,6 +9,7 @@ from portal import (  # noqa: F401  (they attach their views)
     approvals,
     audit_log,
     auth,
+    copilot,
     dashboard,
     deprecations,
     document_files,

@@ -9,6 +9,7 @@ from flask_login import current_user
 from portal.access import TENANT_ROLES, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.charts import bar_chart, meter
+from portal.copilot import usage_block
 from services.audit import audit_queries
 from services.keys import api_keys
 from services.limits import rate_limits, usage
@@ -48,6 +49,7 @@ def dashboard():
         active_count=len(active),
         due=[key for key in active if key.rotation_due],
         latest=audit_queries.latest(tenant.id),
+        copilot=usage_block(tenant),
     )
 
 

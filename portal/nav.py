@@ -21,6 +21,7 @@ NAV: list[NavEntry] = [
     NavEntry("Approvals", "portal.approvals_page", ("admin", "auditor", "member")),
     NavEntry("Documents", "portal.documents_page", ("admin", "auditor", "member")),
     NavEntry("Entities", "portal.entities_page", ("admin", "auditor", "member")),
+    NavEntry("Ask", "portal.ask_page", ("admin", "member")),
     NavEntry("API keys", "portal.keys", ("admin", "auditor")),
     NavEntry("Audit log", "portal.audit_log", ("admin", "auditor")),
     NavEntry("Deprecation notices", "portal.deprecation_notices", ("admin", "auditor")),
