@@ -92,6 +92,7 @@ def _trust_proxies(app: Flask) -> None:
 def _subscribe_capabilities() -> None:
     """Connect the receivers through which capabilities follow each other's changes
     (services/core/signals.py)."""
+    from services.analytics import subscriptions as analytics_subscriptions
     from services.graph import subscriptions as graph_subscriptions
     from services.notifications import subscriptions as notification_subscriptions
     from services.push import subscriptions as push_subscriptions
@@ -107,6 +108,7 @@ def _subscribe_capabilities() -> None:
     workflow_subscriptions.connect()
     push_subscriptions.connect()
     graph_subscriptions.connect()
+    analytics_subscriptions.connect()
 
 
 def _protect_forms(app: Flask) -> None:

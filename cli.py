@@ -18,6 +18,7 @@ from flask.cli import AppGroup, with_appcontext
 
 import clock
 import embedded_redis
+from cli_analytics import analytics_cli
 from cli_documents import documents_cli, storage_cli
 from cli_operations import backup_cli, tenants_delete
 from cli_semantic import embed_command  # noqa: F401  (adds `flask documents embed`)
@@ -359,3 +360,4 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(webhooks_cli)
     app.cli.add_command(backup_cli)
     tenants_cli.add_command(tenants_delete)
+    app.cli.add_command(analytics_cli)

@@ -7,6 +7,7 @@ from flask import Flask
 
 from api import (  # noqa: F401  (they attach their routes)
     accounts,
+    analytics,
     copilot,
     documents,
     forms,

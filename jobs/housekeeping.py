@@ -16,6 +16,7 @@ from redis.exceptions import RedisError
 
 import clock
 from jobs import webhooks, workflows
+from services.analytics import requests as analytics_requests
 from services.core import queue, transaction
 from services.documents import blobs, purge
 from services.documents.blobs import blob_store
@@ -44,6 +45,7 @@ def daily_housekeeping() -> dict[str, int]:
     swept = blob_store().sweep_temporary(TEMPORARY_FILE_MAX_AGE.total_seconds())
     orphans = blobs.sweep_unreferenced(TEMPORARY_FILE_MAX_AGE.total_seconds())
     reminders = transaction.transactional(causes.remind_key_rotations)()
+    request_hours = transaction.transactional(analytics_requests.roll_up)()
     schedule_next()
     return {
         **report.as_dict(),
@@ -51,6 +53,7 @@ def daily_housekeeping() -> dict[str, int]:
         "temporaryFiles": swept,
         "unreferencedBlobs": orphans,
         "rotationReminders": reminders,
+        "apiRequestHours": request_hours,
     }
 
 

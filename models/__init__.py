@@ -1,5 +1,6 @@
 """The data model, one module per aggregate. Importing this package registers every table."""
 
+from models.analytics import AnalyticsCounter, AnalyticsTotal
 from models.api_key import SCOPES, ApiKey
 from models.audit import AuditEntry
 from models.copilot import Conversation, CopilotUsage, Message
@@ -32,6 +33,8 @@ from models.workflow import (
 __all__ = [
     "PLAN_LIMITS",
     "SCOPES",
+    "AnalyticsCounter",
+    "AnalyticsTotal",
     "ApiKey",
     "AuditEntry",
     "Conversation",

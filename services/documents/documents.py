@@ -63,6 +63,7 @@ def create_document(
     db.session.add(_version(document, received, 1, actor, now))
     db.session.flush()
     events.emit(document.tenant_id, "document.created", {"document": document_data(document)})
+    signals.document_state_changed.send(document, previous=None, stored_bytes=document.size)
     signals.document_content_changed.send(document)
     return document
 
@@ -70,6 +71,7 @@ def create_document(
 def add_version(document: Document, received: ReceivedUpload, actor: Actor) -> DocumentVersion:
     """New content for `document`: version n+1 becomes current; emits document.updated."""
     _require_not_trashed(document)
+    previous = (document.status, document.content_type)
     now = clock.now()
     number = document.current_version + 1
     version = _version(document, received, number, actor, now)
@@ -87,6 +89,7 @@ def add_version(document: Document, received: ReceivedUpload, actor: Actor) -> D
         "document.updated",
         {"document": document_data(document), "changes": ["content"], "version": number},
     )
+    signals.document_state_changed.send(document, previous=previous, stored_bytes=version.size)
     signals.document_content_changed.send(document)
     return version
 
@@ -131,6 +134,7 @@ def update_document(document: Document, changes: dict[str, Any], actor: Actor) -
             )
         if status is DocumentStatus.DELETED:
             return trash_document(document, actor)
+        previous = (document.status, document.content_type)
         document.status = status.value
         document.deleted_at = None
         changed.append("status")
@@ -149,6 +153,8 @@ def update_document(document: Document, changes: dict[str, Any], actor: Actor) -
         return document
     document.updated_at = clock.now()
     db.session.flush()
+    if "status" in changed:
+        signals.document_state_changed.send(document, previous=previous, stored_bytes=0)
     signals.document_fields_changed.send(document, changed=changed)
     events.emit(
         document.tenant_id,
@@ -185,11 +191,13 @@ def trash_document(document: Document, actor: Actor) -> Document:
     """Move to the trash (restorable with status active until the purge job runs)."""
     if document.status == DocumentStatus.DELETED.value:
         return document
+    previous = (document.status, document.content_type)
     now = clock.now()
     document.status = DocumentStatus.DELETED.value
     document.deleted_at = now
     document.updated_at = now
     db.session.flush()
+    signals.document_state_changed.send(document, previous=previous, stored_bytes=0)
     events.emit(
         document.tenant_id,
         "document.deleted",

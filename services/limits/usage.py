@@ -136,6 +136,18 @@ def _sum(keys: list[str]) -> list[int]:
     return [int(v) if v is not None else 0 for v in values]
 
 
+# Hours younger than this are read from Redis (their keys outlive them by a day or more);
+# older ones from what services/analytics rolled up into the database.
+HOURS_KEPT = timedelta(days=7)
+
+
+def counts_for_hours(
+    tenant_id: str, credential_id: str | None, starts: list[datetime]
+) -> list[int]:
+    """Requests in each hour starting at `starts` (within HOURS_KEPT of now)."""
+    return _sum([_hour_key(tenant_id, credential_id, s) for s in starts]) if starts else []
+
+
 def last_hour(tenant_id: str, credential_id: str | None = None) -> int:
     """Requests in the last 60 minutes (minute buckets, so it slides)."""
     now = clock.now()

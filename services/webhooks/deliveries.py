@@ -255,6 +255,7 @@ def _close(delivery: WebhookDelivery, status: DeliveryStatus, now: datetime) -> 
     delivery.completed_at = now
     delivery.next_attempt_at = None
     delivery.claimed_until = None
+    signals.webhook_delivery_closed.send(delivery)  # counts it (its fields, no query)
     if status is DeliveryStatus.FAILED:
         db.session.flush()  # the listeners see the delivery as it is now
         signals.webhook_delivery_failed.send(delivery)
@@ -315,6 +316,10 @@ def retry_delivery(delivery: WebhookDelivery, actor: Actor) -> WebhookDelivery:
         raise conflict("The endpoint is disabled; enable it before retrying.")
     if delivery.claimed_until is not None and delivery.claimed_until > now:
         raise conflict("An attempt of this delivery is in progress.")
+    if delivery.completed_at is not None:
+        signals.webhook_delivery_reopened.send(
+            delivery, previous_status=delivery.status, previous_completed_at=delivery.completed_at
+        )
     delivery.status = (
         DeliveryStatus.RETRYING.value if delivery.attempt_count else DeliveryStatus.PENDING.value
     )

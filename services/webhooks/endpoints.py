@@ -154,6 +154,7 @@ def delete_endpoint(endpoint: WebhookEndpoint, actor: Actor) -> None:
         target_id=endpoint.id,
         details={"url": endpoint.url},
     )
+    signals.webhook_endpoint_deleting.send(endpoint)
     db.session.delete(endpoint)
     db.session.flush()
 

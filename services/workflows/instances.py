@@ -20,7 +20,7 @@ from extensions import db
 from models import Document, User, WorkflowAction, WorkflowDefinition, WorkflowInstance
 from models.workflow import OPEN_STATES, InstanceState
 from services.audit import audit_log
-from services.core import events
+from services.core import events, signals
 from services.core.actors import Actor
 from services.notifications.notifications import Message, notify, notify_admins
 from services.workflows import approvers, wire
@@ -66,6 +66,7 @@ def start_instance(
     )
     db.session.add(instance)
     db.session.flush()
+    signals.workflow_instance_state_changed.send(instance, previous=None)
     _record(instance, actor, "started", step=None)
     _emit(instance, "workflow.instance.created")
     _enter_step(instance, 0, clock.now())
@@ -143,7 +144,10 @@ def change_instance(instance: WorkflowInstance, change: Callable[[], None]) -> N
         if claimed:
             instance.revision = seen + 1
             db.session.flush()
+            previous = instance.state
             change()
+            if instance.state != previous:
+                signals.workflow_instance_state_changed.send(instance, previous=previous)
             return
         # Someone else changed it first: look again at what they left.
         db.session.refresh(instance)

@@ -31,6 +31,7 @@ SERVICE_LAYERS = {
     "forms": {"core", "audit", "documents", "workflows"},
     "graph": {"core", "audit", "documents", "search"},
     "operations": {"core", "audit", "accounts", "keys", "limits", "documents", "search"},
+    "analytics": {"core", "limits"},
 }
 # What the layers of the app may import, by top-level name.
 FORBIDDEN = {

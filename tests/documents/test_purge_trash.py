@@ -149,6 +149,7 @@ def test_housekeeping_job_books_the_next_daily_run(app):
             "temporaryFiles": 0,
             "unreferencedBlobs": 0,
             "rotationReminders": 0,
+            "apiRequestHours": 0,
         }
 
 

@@ -1,6 +1,9 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .act_body import ActBody
+from .analytics_summary import AnalyticsSummary
+from .analytics_summary_envelope import AnalyticsSummaryEnvelope
+from .api_request_figures import ApiRequestFigures
 from .approver import Approver
 from .approver_ref import ApproverRef
 from .approver_ref_role_type_0 import ApproverRefRoleType0
@@ -28,6 +31,9 @@ from .definition_patch import DefinitionPatch
 from .document import Document
 from .document_entity import DocumentEntity
 from .document_envelope import DocumentEnvelope
+from .document_figures import DocumentFigures
+from .document_figures_bycontenttype import DocumentFiguresBycontenttype
+from .document_figures_bystatus import DocumentFiguresBystatus
 from .document_list_envelope import DocumentListEnvelope
 from .document_metadata import DocumentMetadata
 from .document_patch import DocumentPatch
@@ -60,6 +66,8 @@ from .form_patch import FormPatch
 from .form_patch_schema import FormPatchSchema
 from .form_patch_status import FormPatchStatus
 from .form_schema import FormSchema
+from .get_analytics_usage_granularity import GetAnalyticsUsageGranularity
+from .get_analytics_usage_metric import GetAnalyticsUsageMetric
 from .get_oauth_authorization_code_challenge_method import (
     GetOauthAuthorizationCodeChallengeMethod,
 )
@@ -169,6 +177,8 @@ from .token_envelope import TokenEnvelope
 from .upload_document_body import UploadDocumentBody
 from .upload_document_body_metadata import UploadDocumentBodyMetadata
 from .upload_document_version_body import UploadDocumentVersionBody
+from .usage_point import UsagePoint
+from .usage_point_list_envelope import UsagePointListEnvelope
 from .web_push_key import WebPushKey
 from .web_push_key_envelope import WebPushKeyEnvelope
 from .webhook_attempt import WebhookAttempt
@@ -184,10 +194,13 @@ from .webhook_endpoint_with_secret_envelope import WebhookEndpointWithSecretEnve
 from .webhook_event_type import WebhookEventType
 from .webhook_event_type_list_envelope import WebhookEventTypeListEnvelope
 from .webhook_event_type_sample import WebhookEventTypeSample
+from .webhook_figures import WebhookFigures
 from .webhook_patch import WebhookPatch
 from .workflow_definition import WorkflowDefinition
 from .workflow_definition_envelope import WorkflowDefinitionEnvelope
 from .workflow_definition_list_envelope import WorkflowDefinitionListEnvelope
+from .workflow_figures import WorkflowFigures
+from .workflow_figures_bystate import WorkflowFiguresBystate
 from .workflow_instance import WorkflowInstance
 from .workflow_instance_envelope import WorkflowInstanceEnvelope
 from .workflow_instance_list_envelope import WorkflowInstanceListEnvelope
@@ -195,6 +208,9 @@ from .workflow_instance_state import WorkflowInstanceState
 
 __all__ = (
     "ActBody",
+    "AnalyticsSummary",
+    "AnalyticsSummaryEnvelope",
+    "ApiRequestFigures",
     "Approver",
     "ApproverRef",
     "ApproverRefRoleType0",
@@ -220,6 +236,9 @@ __all__ = (
     "Document",
     "DocumentEntity",
     "DocumentEnvelope",
+    "DocumentFigures",
+    "DocumentFiguresBycontenttype",
+    "DocumentFiguresBystatus",
     "DocumentListEnvelope",
     "DocumentMetadata",
     "DocumentPatch",
@@ -252,6 +271,8 @@ __all__ = (
     "FormPatchSchema",
     "FormPatchStatus",
     "FormSchema",
+    "GetAnalyticsUsageGranularity",
+    "GetAnalyticsUsageMetric",
     "GetOauthAuthorizationCodeChallengeMethod",
     "GetOauthAuthorizationResponseType",
     "GetOauthServerMetadataResponse200",
@@ -349,6 +370,8 @@ __all__ = (
     "UploadDocumentBody",
     "UploadDocumentBodyMetadata",
     "UploadDocumentVersionBody",
+    "UsagePoint",
+    "UsagePointListEnvelope",
     "WebPushKey",
     "WebPushKeyEnvelope",
     "WebhookAttempt",
@@ -364,10 +387,13 @@ __all__ = (
     "WebhookEventType",
     "WebhookEventTypeListEnvelope",
     "WebhookEventTypeSample",
+    "WebhookFigures",
     "WebhookPatch",
     "WorkflowDefinition",
     "WorkflowDefinitionEnvelope",
     "WorkflowDefinitionListEnvelope",
+    "WorkflowFigures",
+    "WorkflowFiguresBystate",
     "WorkflowInstance",
     "WorkflowInstanceEnvelope",
     "WorkflowInstanceListEnvelope",

@@ -1,0 +1,43 @@
+"""Operator commands for analytics: `flask analytics rebuild SLUG | roll-up`."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from flask.cli import AppGroup
+from tqdm import tqdm
+
+from errors import DomainError
+from extensions import db
+from services.analytics import rebuild, requests
+from services.core import transaction
+
+analytics_cli = AppGroup("analytics", help="Recompute and roll up the analytics aggregates.")
+
+
+@analytics_cli.command("rebuild")
+@click.argument("tenant_id")
+def rebuild_command(tenant_id: str) -> None:
+    """Recount TENANT_ID's aggregates from its documents, versions, workflow instances and
+    webhook deliveries (what no record holds any more is kept), in one transaction."""
+    try:
+        total = rebuild.records_to_read(tenant_id)
+        with tqdm(total=total, desc="rebuild", unit="row", file=sys.stderr, disable=None) as bar:
+            report = rebuild.rebuild(tenant_id, progress=bar.update)
+        transaction.commit()
+    except DomainError as error:
+        db.session.rollback()
+        click.echo(f"error: {error.errors[0].message}", err=True)
+        sys.exit(1)
+    figures = report.as_dict()
+    click.echo("rebuilt " + ", ".join(f"{n} {name}" for name, n in figures.items()))
+
+
+@analytics_cli.command("roll-up")
+def roll_up_command() -> None:
+    """Copy the last 7 days of API request counts from Redis into the database (the daily
+    housekeeping does it too)."""
+    written = requests.roll_up()
+    transaction.commit()
+    click.echo(f"rolled up {written} hourly counters")

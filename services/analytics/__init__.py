@@ -1,0 +1,1 @@
+"""Analytics: aggregates kept as things happen, read by the API and the portal's dashboard."""
