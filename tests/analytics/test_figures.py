@@ -179,3 +179,45 @@ def test_analytics_read_scope_is_needed(app, client, tenant, create_key, member)
         assert response.status_code == 403
     response = client.get(f"{API}/summary")
     assert response.status_code in (400, 401)
+
+
+def test_workflow_cycle_times_and_webhook_success_rate(
+    client, headers, make_document, flow, people, receiver, local_delivery, work, summary, usage
+):
+    from tests.webhooks.receiver import Answer
+
+    clock.freeze(T0)
+    hook = client.post(
+        "/api/v1/webhooks",
+        json={"url": receiver.url(), "events": ["document.created"]},
+        headers=headers,
+    ).get_json()["data"]["id"]
+    receiver.answer(Answer(200), Answer(200), Answer(200), Answer(410))
+    docs = [make_document(f"doc {i}".encode(), f"d{i}.txt") for i in range(4)]
+    work()
+    figures = summary()["webhooks"]
+    assert figures == {"deliveries": 4, "successRate": 0.75}
+    day = {"from": "2026-11-20T00:00:00Z", "to": "2026-11-21T00:00:00Z"}
+    assert usage(metric="webhookDeliveries", **day) == [("2026-11-20T00:00:00Z", 4)]
+    assert usage(metric="webhookDeliveriesFailed", **day) == [("2026-11-20T00:00:00Z", 1)]
+    assert hook
+
+    ann = people["ann"]
+    definition = flow.define([{"name": "Check", "approvers": [{"user": ann.id}]}])
+    started = [flow.start(definition["id"], d["id"]).get_json()["data"]["id"] for d in docs[:3]]
+    clock.shift(timedelta(hours=2))
+    flow.act(started[0], "approve", ann)
+    clock.shift(timedelta(hours=4))
+    flow.act(started[1], "reject", ann)
+    clock.shift(timedelta(hours=6))
+    flow.act(started[2], "approve", ann)  # cycles: 2, 6 and 12 hours
+    workflows = summary()["workflows"]
+    assert workflows["medianCycleHours"] == 6.0
+    assert workflows["byState"]["approved"] == 2 and workflows["byState"]["rejected"] == 1
+    assert usage(metric="workflowsFinished", **day) == [("2026-11-20T00:00:00Z", 3)]
+    assert usage(metric="workflowCycleHours", **day) == [("2026-11-20T00:00:00Z", 6.67)]
+    # Thirty days later the window has moved on: no median, no rate.
+    clock.shift(timedelta(days=31))
+    later = summary()
+    assert later["workflows"]["medianCycleHours"] is None
+    assert later["webhooks"] == {"deliveries": 0, "successRate": None}
