@@ -44,8 +44,8 @@ def test_documents_storage_and_uploads_as_built_through_the_api(
     ]
     assert [v for _, v in usage(metric="storageBytes", **days)] == [0, 350, 650, 650]
     assert [v for _, v in usage(metric="documents", **days)] == [0, 3, 3, 3]
-    hours = usage(metric="uploads", granularity="hour", **{"from": "2026-11-20T08:00:00Z",
-                                                           "to": "2026-11-20T11:00:00Z"})  # fmt: skip
+    morning = {"from": "2026-11-20T08:00:00Z", "to": "2026-11-20T11:00:00Z"}
+    hours = usage(metric="uploads", granularity="hour", **morning)
     assert hours == [
         ("2026-11-20T08:00:00Z", 0),
         ("2026-11-20T09:00:00Z", 3),
@@ -55,7 +55,7 @@ def test_documents_storage_and_uploads_as_built_through_the_api(
     later = usage(
         metric="storageBytes",
         granularity="hour",
-        **{"from": "2026-11-21T20:00:00Z", "to": "2026-11-21T22:00:00Z"},  # fmt: skip
+        **{"from": "2026-11-21T20:00:00Z", "to": "2026-11-21T22:00:00Z"},
     )
     assert [v for _, v in later] == [650, 650]
 
@@ -103,8 +103,8 @@ def test_api_requests_per_hour_all_keys_and_by_key(
 @pytest.mark.parametrize(
     "params, field",
     [
-        ({"metric": "uploads", "from": "2026-11-20T00:00:00Z", "to": "2026-11-20T00:00:00Z"}, "from"),
-        ({"metric": "uploads", "from": "2026-11-21T00:00:00Z", "to": "2026-11-20T00:00:00Z"}, "from"),
+        ({"metric": "uploads", "from": "2026-11-20T00:00Z", "to": "2026-11-20T00:00Z"}, "from"),
+        ({"metric": "uploads", "from": "2026-11-21T00:00Z", "to": "2026-11-20T00:00Z"}, "from"),
         ({"metric": "uploads", "from": "2025-10-01T00:00:00Z", "to": "2026-11-20T00:00:00Z"}, "to"),
         ({"metric": "uploads", "granularity": "hour", "from": "2026-10-01T00:00:00Z",
           "to": "2026-11-20T00:00:00Z"}, "to"),

@@ -96,7 +96,7 @@ def test_rebuild_equals_live_counting(
     assert live_summary["workflows"]["byState"] == {
         "pending": 1, "in_progress": 0, "approved": 1, "rejected": 1, "cancelled": 1,
     }  # fmt: skip
-    counters, totals = live
+    counters, _ = live
     assert (
         sum(v for (m, _, g, _), v in counters.items() if m == "documentsPurged" and g == "day") == 2
     )
