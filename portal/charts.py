@@ -186,3 +186,79 @@ def timeline(
         f"+{_elapsed(span)}",
         f"{done} attempt{'s' if done != 1 else ''}, {failed} failed",
     )
+
+
+# --- analytics: lines over days, with the table that says the same ------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    points: str
+    index: int  # picks the line's colour class (chart-line-0 …)
+
+
+@dataclass(frozen=True)
+class LineChart:
+    width: int
+    height: int
+    lines: list[Line]
+    scale_label: str
+    first_label: str
+    last_label: str
+    plot_top: int
+    plot_bottom: int
+    columns: list[str]  # the table view: one column per line …
+    rows: list[tuple[str, list[str]]]  # … and one row per period
+    summary: str
+
+
+def line_chart(
+    buckets: list[datetime],
+    series: dict[str, list[float]],
+    *,
+    fmt=lambda v: f"{v:,.0f}",
+    width: int = 720,
+    height: int = 170,
+    time_format: str = "%b %d",
+) -> LineChart:
+    """One polyline per named series over the same buckets, on one scale from zero."""
+    top, bottom, pad = 16, height - 22, 4
+    # None is a period without a figure (a rate with nothing to divide): drawn at zero.
+    peak = max((max((v or 0 for v in values), default=0) for values in series.values()), default=0)
+    scale_max = peak if peak > 0 else 1
+    n = max(len(buckets) - 1, 1)
+    lines = []
+    for index, (name, values) in enumerate(series.items()):
+        points = " ".join(
+            f"{round(pad + i * (width - 2 * pad) / n, 1)},"
+            f"{round(bottom - (bottom - top) * (value or 0) / scale_max, 1)}"
+            for i, value in enumerate(values)
+        )
+        lines.append(Line(name, points, index % 6))
+    rows = [
+        (f"{at:%Y-%m-%d}", [fmt(values[i]) for values in series.values()])
+        for i, at in enumerate(buckets)
+    ]
+    lasts = ", ".join(f"{name} {fmt(values[-1])}" for name, values in series.items() if values)
+    return LineChart(
+        width=width,
+        height=height,
+        lines=lines,
+        scale_label=fmt(scale_max) if peak > 0 else "0",
+        first_label=f"{buckets[0]:{time_format}}" if buckets else "",
+        last_label=f"{buckets[-1]:{time_format}}" if buckets else "",
+        plot_top=top,
+        plot_bottom=bottom,
+        columns=list(series),
+        rows=rows,
+        summary=f"latest: {lasts}" if lasts else "no data",
+    )
+
+
+def byte_size(value: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if abs(value) < 1024 or unit == "TB":
+            return f"{value:,.0f} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
+        value /= 1024
+    return f"{value}"

@@ -8,8 +8,10 @@ from flask_login import current_user
 
 from portal.access import TENANT_ROLES, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.charts import bar_chart, meter
+from portal.charts import bar_chart, byte_size, line_chart, meter
 from portal.copilot import usage_block
+from services.analytics import queries as analytics
+from services.analytics import wire as analytics_wire
 from services.audit import audit_queries
 from services.keys import api_keys
 from services.limits import rate_limits, usage
@@ -50,6 +52,7 @@ def dashboard():
         due=[key for key in active if key.rotation_due],
         latest=audit_queries.latest(tenant.id),
         copilot=usage_block(tenant),
+        analytics=_analytics(tenant, active),
     )
 
 
@@ -62,3 +65,43 @@ def _quota_meter(tenant, key=None):
     if used is None:
         used = usage.last_hour(tenant.id, key.id if key else None)
     return meter(used, window["quota"])
+
+
+ANALYTICS_DAYS = 30
+TOP_KEYS = 5
+
+
+def _analytics(tenant, keys) -> dict:
+    """The analytics charts: the last 30 days by day, from the same service functions as
+    GET /api/v1/analytics/summary and /usage."""
+    rng = analytics.usage_range(None, None, "day")
+    days = rng.buckets()
+
+    def series(metric: str, key_id: str | None = None) -> list:
+        return analytics.series(tenant.id, metric, rng, key_id)
+
+    by_key = analytics.api_requests_by_key(tenant.id, [k.id for k in keys], rng)
+    names = {k.id: k.name for k in keys}
+    busiest = sorted(by_key, key=lambda k: sum(by_key[k]), reverse=True)[:TOP_KEYS]
+    requests = {"All requests": series("apiRequests")}
+    requests.update({names[k]: by_key[k] for k in busiest if sum(by_key[k])})
+    sent, failed = series("webhookDeliveries"), series("webhookDeliveriesFailed")
+    success = [
+        round(100 * (s - f) / s, 1) if s else None for s, f in zip(sent, failed, strict=True)
+    ]
+
+    def percent(value):
+        return "no deliveries" if value is None else f"{value:.1f} %"
+
+    return {
+        "summary": analytics_wire.summary_data(analytics.summary(tenant.id)),
+        "storage_label": byte_size,
+        "documents": line_chart(days, {"Documents": series("documents")}),
+        "storage": line_chart(days, {"Storage": series("storageBytes")}, fmt=byte_size),
+        "uploads": line_chart(days, {"Uploads": series("uploads")}),
+        "requests": line_chart(days, requests),
+        "cycle": line_chart(
+            days, {"Mean cycle hours": series("workflowCycleHours")}, fmt=lambda v: f"{v:,.2f} h"
+        ),
+        "webhooks": line_chart(days, {"Success rate": success}, fmt=percent),
+    }
