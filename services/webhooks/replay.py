@@ -14,6 +14,7 @@ from errors import FieldError, conflict, validation_failed
 from extensions import db
 from models import DeliveryStatus, Event, WebhookDelivery, WebhookEndpoint
 from services.audit import audit_log
+from services.core import signals
 from services.core.actors import Actor
 from services.webhooks import deliveries
 from services.webhooks.catalogue import DIRECT_ONLY
@@ -44,6 +45,12 @@ def replay(endpoint: WebhookEndpoint, start: datetime, end: datetime, actor: Act
         delivery = existing.get(event.id) or deliveries.new_delivery(event, endpoint)
         if delivery.claimed_until is not None and delivery.claimed_until > now:
             continue
+        if delivery.completed_at is not None:
+            signals.webhook_delivery_reopened.send(
+                delivery,
+                previous_status=delivery.status,
+                previous_completed_at=delivery.completed_at,
+            )
         delivery.status = (
             DeliveryStatus.RETRYING.value
             if delivery.attempt_count

@@ -52,6 +52,18 @@ def test_rebuild_equals_live_counting(
     work()
     statuses = sorted(d["status"] for d in _deliveries(client, headers, hook_a))
     assert statuses == ["failed", "succeeded", "succeeded", "succeeded"]
+    # A replay of the first two hours sends doc1's event again: its outcome is taken back and
+    # counted anew (the endpoint is enabled again first; the 410 disabled it).
+    assert (
+        client.patch(f"{HOOKS}/{hook_a}", json={"enabled": True}, headers=headers).status_code
+        == 200
+    )
+    clock.shift(timedelta(minutes=30))
+    body = {"from": T0.isoformat(), "to": (T0 + timedelta(hours=1)).isoformat()}
+    replayed = client.post(f"{HOOKS}/{hook_a}/replay", json=body, headers=headers)
+    assert replayed.status_code == 202, replayed.get_json()
+    receiver.answer(Answer(500))
+    work()  # the replayed delivery fails once and waits to retry: open, not counted
 
     clock.shift(timedelta(days=1, hours=3))
     new_version(doc1["id"], b"%PDF-1.4 one, again", "one.pdf")
