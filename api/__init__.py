@@ -18,6 +18,7 @@ from api import (  # noqa: F401  (they attach their routes)
     openapi,
     passkeys,
     push,
+    queue_dashboard,
     search,
     similar,
     webhooks,
@@ -31,5 +32,6 @@ def register(app: Flask) -> None:
     """Mount the API, the internal tier and the reference pages."""
     app.register_blueprint(bp)
     app.register_blueprint(internal_bp)
+    queue_dashboard.init_app(app)
     lifecycle.init_app(app)
     oauth.init_app(app)
