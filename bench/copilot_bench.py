@@ -35,7 +35,14 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--candidates", type=int, default=None, help="documents search hands to retrieval"
+    )
     args = parser.parse_args()
+    if args.candidates:
+        from services.copilot import retrieval
+
+        retrieval.CANDIDATE_DOCUMENTS = args.candidates
 
     from flask_migrate import upgrade
     from sqlalchemy import func, select

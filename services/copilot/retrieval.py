@@ -131,7 +131,14 @@ def _search_documents(tenant_id: str, question: str, context: Context | None) ->
     if context is not None:
         words += [w for w in terms.content_words(context.text) if w not in words]
     query = " or ".join(words[:MAX_QUERY_WORDS])
-    page = search.search(tenant_id, query, DocumentFilters(), CANDIDATE_DOCUMENTS, recency=False)
+    page = search.search(
+        tenant_id,
+        query,
+        DocumentFilters(),
+        CANDIDATE_DOCUMENTS,
+        recency=False,
+        with_highlights=False,
+    )
     return [hit.document.id for hit in page.hits]
 
 
@@ -150,8 +157,9 @@ def live_documents(tenant_id: str, ids: set[str]) -> list[str]:
 
 
 def _rank(rows, titles, weights, cited, limit) -> list[RetrievedPassage]:
-    counts = [Counter(terms.stems(p.text)) for p in rows]
-    lengths = [sum(c.values()) for c in counts]
+    measured = [terms.count_stems(p.text, weights) for p in rows]
+    counts = [c for c, _ in measured]
+    lengths = [n for _, n in measured]
     average = (sum(lengths) / len(lengths)) if lengths else 1.0
     total = len(rows)
     frequency = Counter(t for c in counts for t in weights if t in c)

@@ -5,6 +5,8 @@ passage as PostgreSQL's `english` configuration and FTS5's porter tokenizer matc
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Collection
 from functools import lru_cache
 
 import snowballstemmer
@@ -46,3 +48,20 @@ def content_words(text: str) -> list[str]:
 def stems(text: str) -> list[str]:
     """The stem of every word of `text` (stop words included), in order: a passage's terms."""
     return [stem(w) for w in words(text)]
+
+
+def count_stems(text: str, wanted: Collection[str]) -> tuple[Counter[str], int]:
+    """How often each of the `wanted` stems occurs in `text`, and its number of words.
+
+    Only words sharing their first two letters with a wanted stem are stemmed (a Snowball
+    stem keeps them: its changes are at the end, "using" -> "use", "try" -> "tri"), so
+    scoring a passage costs a regex pass and a few stemmer calls, not one per word."""
+    prefixes = {s[:2] for s in wanted}
+    found: Counter[str] = Counter()
+    tokens = words(text)
+    for word in tokens:
+        if word[:2] in prefixes or word[:1] in prefixes:
+            stemmed = stem(word)
+            if stemmed in wanted:
+                found[stemmed] += 1
+    return found, len(tokens)
