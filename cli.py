@@ -20,7 +20,7 @@ import clock
 import embedded_redis
 from cli_analytics import analytics_cli
 from cli_documents import documents_cli, storage_cli
-from cli_operations import backup_cli, tenants_delete
+from cli_operations import backup_cli, tenants_delete, tenants_export, tenants_import
 from cli_semantic import embed_command  # noqa: F401  (adds `flask documents embed`)
 from cli_webhooks import webhooks_cli
 from errors import DomainError
@@ -28,7 +28,7 @@ from extensions import db
 from jobs.worker import run_worker
 from models import SCOPES, ApiKey, Plan, Role
 from services.accounts import tenants, users
-from services.audit import anchors, audit_log
+from services.audit import anchors, audit_log, imported
 from services.copilot import quota
 from services.core import transaction
 from services.core.actors import Actor
@@ -122,6 +122,24 @@ def users_create(slug: str, email: str, role: str, password: str | None, name: s
     tenant = tenants.require_tenant(slug)
     password, generated = _password_or_generated(password)
     user = users.create_user(tenant, email, role, Actor.cli(), password=password, name=name)
+    click.echo(user.id)
+    if generated:
+        click.echo(f"password: {password}")
+
+
+@users_cli.command("set-password")
+@click.argument("slug")
+@click.argument("email")
+@click.option("--password", default=None)
+@_command
+def users_set_password(slug: str, email: str, password: str | None) -> None:
+    """A new password for a tenant user (e.g. after `tenants import`, which carries none)."""
+    tenant = tenants.require_tenant(slug)
+    user = users.find_user(tenant.id, email)
+    if user is None:
+        raise DomainError(404, "NOT_FOUND", f"No user {email!r} in tenant {slug!r}.")
+    password, generated = _password_or_generated(password)
+    users.set_password(user, password, Actor.cli())
     click.echo(user.id)
     if generated:
         click.echo(f"password: {password}")
@@ -224,11 +242,19 @@ def audit_verify(slug: str, anchor_pairs: tuple[str, ...], anchor_file: str | No
             file_text = Path(anchor_file).read_text()
     pinned = anchors.collect(tenant.id, anchor_pairs, file_text)
     report = audit_log.verify_chain(tenant.id, pinned)
-    if report.ok:
-        matched = f", {len(pinned)} anchors matched" if pinned else ""
-        click.echo(f"ok: {report.checked} entries verified{matched}")
-        return
-    _exit_broken(report)
+    if not report.ok:
+        _exit_broken(report)
+    archived = imported.verify_imported(tenant.id)
+    if not archived.ok:
+        click.echo(f"BROKEN imported chain: {archived.reason}", err=True)
+        sys.exit(2)
+    matched = f", {len(pinned)} anchors matched" if pinned else ""
+    brought = (
+        f"; {archived.checked} imported entries linked to {archived.imports} imports"
+        if archived.imports
+        else ""
+    )
+    click.echo(f"ok: {report.checked} entries verified{matched}{brought}")
 
 
 @audit_cli.command("anchor")
@@ -359,5 +385,6 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(storage_cli)
     app.cli.add_command(webhooks_cli)
     app.cli.add_command(backup_cli)
-    tenants_cli.add_command(tenants_delete)
+    for command in (tenants_delete, tenants_export, tenants_import):
+        tenants_cli.add_command(command)
     app.cli.add_command(analytics_cli)

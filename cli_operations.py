@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from errors import DomainError
 from extensions import db
-from services.operations import backup, tenant_delete
+from services.operations import backup, tenant_delete, tenant_export, tenant_import
 
 backup_cli = AppGroup("backup", help="Back up the whole installation and restore it.")
 
@@ -80,4 +80,56 @@ def tenants_delete(slug: str, yes: bool) -> None:
     click.echo(
         f"deleted tenant {slug}: {rows} rows, {report.blobs} blobs, "
         f"{report.redis_keys} Redis keys; operator record {report.record_id}"
+    )
+
+
+@click.command("export")
+@click.argument("slug")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--with-secrets",
+    is_flag=True,
+    help="Also carry API key hashes and password hashes (docs/tenant-archive.md).",
+)
+@with_appcontext
+def tenants_export(slug: str, file: Path, with_secrets: bool) -> None:
+    """Write tenant SLUG (documents with every version and blob, metadata, tags, entities,
+    forms, workflows, audit log, ...) to FILE, a zip documented in docs/tenant-archive.md.
+    Prints the archive's sha256 last: give it to `tenants import --sha256`."""
+    if file.exists():
+        click.echo(f"error: {file} exists; choose a new file name", err=True)
+        sys.exit(1)
+    try:
+        manifest, sha256 = tenant_export.export_tenant(
+            slug, file, with_secrets=with_secrets, progress=bar
+        )
+    except DomainError as error:
+        fail(error)
+    rows = sum(t["rows"] for t in manifest["tables"].values())
+    blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
+    audit = manifest["audit"]["entries"]
+    click.echo(f"exported {slug} to {file}: {rows} rows, {blobs} blobs, {audit} audit entries")
+    click.echo(f"sha256 {sha256}")
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--slug", default=None, help="Import under this slug (default: the archive's).")
+@click.option("--sha256", "expected", default=None, help="Refuse unless the file has this sha256.")
+@with_appcontext
+def tenants_import(file: Path, slug: str | None, expected: str | None) -> None:
+    """Load a tenant archive written by `tenants export` into this installation, under its
+    own slug or --slug. Refuses a slug that exists and an archive imported here before."""
+    try:
+        report = tenant_import.import_tenant(
+            file, slug=slug, expected_sha256=expected, progress=bar
+        )
+    except DomainError as error:
+        fail(error)
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+    rows = sum(report.rows.values())
+    click.echo(
+        f"imported {report.tenant_id}: {rows} rows, {report.blobs} blobs, "
+        f"{report.audit_entries} archived audit entries"
     )

@@ -12,6 +12,7 @@ from models.event import Event
 from models.form import Form, FormStatus, FormSubmission, FormVersion
 from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
+from models.imported_audit import ImportedAuditEntry
 from models.notification import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
 from models.operator_log import OperatorRecord
@@ -59,6 +60,7 @@ __all__ = [
     "FormVersion",
     "IdempotencyRecord",
     "IdempotencyState",
+    "ImportedAuditEntry",
     "InstanceState",
     "Message",
     "Notification",

@@ -59,6 +59,7 @@ ACTION_LABELS = {
     "tenant.created": "Workspace created",
     "tenant.limits_changed": "Plan limits changed",
     "tenant.copilot_quota_changed": "Copilot quota changed",
+    "tenant.imported": "Workspace imported from an archive",
     "support.audit_viewed": "Support staff viewed the audit log",
     "document.purged": "Document purged from the trash",
     "form.created": "Form created",

@@ -17,14 +17,15 @@ def fresh_install(make_app, database_url, tmp_path):
     """factory() -> an app on a brand-new empty database and blob directory."""
     created: list[str] = []
 
-    def factory():
+    def factory(**overrides):
         name = f"fresh_{uuid.uuid4().hex[:10]}"
         if database_url.startswith("sqlite"):
             url = f"sqlite:///{tmp_path / (name + '.sqlite3')}"
         else:
             url = _create_pg_database(database_url, name)
             created.append(name)
-        return make_app(SQLALCHEMY_DATABASE_URI=url, DMS_STORAGE_DIR=str(tmp_path / name))
+        storage = str(tmp_path / name)
+        return make_app(SQLALCHEMY_DATABASE_URI=url, DMS_STORAGE_DIR=storage, **overrides)
 
     yield factory
     for name in created:
