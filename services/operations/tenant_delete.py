@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select, text
 
 from extensions import db, redis_store
-from models import OperatorRecord, Tenant
+from models import Document, OperatorRecord, Tenant
 from services.accounts import tenants
-from services.core import transaction
+from services.core import signals, transaction
 from services.documents.blobs import blob_store
 from services.keys import key_cache
 from services.limits import usage
@@ -54,6 +54,10 @@ def delete_tenant(slug: str, progress: Progress = no_progress) -> DeletionReport
     report = DeletionReport(tenant.id)
     blobs = sorted({(r.tenant_id, r.sha256) for r in db.session.execute(blob_references(slug))})
     credentials = _credential_ids(slug)
+    # What capabilities keep outside the metadata (the FTS5 index, sqlite-vec's vectors, entity
+    # counts) is dropped by their own receivers, as when the trash is purged.
+    for document_id in db.session.scalars(select(Document.id).where(Document.tenant_id == slug)):
+        signals.document_purged.send(document_id, tenant_id=slug)
     tables = list(reversed(tenant_tables()))  # children before parents
     for table in progress(tables, "rows", len(tables)):
         where = tenant_filter(table, slug)
