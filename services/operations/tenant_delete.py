@@ -48,16 +48,21 @@ def operator_name() -> str:
 
 def delete_tenant(slug: str, progress: Progress = no_progress) -> DeletionReport:
     """Delete the tenant and everything it owns; returns what went. The rows and the operator
-    record go in one transaction; the blobs and Redis keys after it commits (a blob left by an
-    interruption is named by no row, and the unreferenced-blob sweep removes it)."""
-    tenant = tenants.require_tenant(slug)
-    report = DeletionReport(tenant.id)
+    record go in one transaction (after the documents' purge signals, committed first); the
+    blobs and Redis keys after it commits (a blob left by an interruption is named by no row,
+    and the unreferenced-blob sweep removes it)."""
+    tenant_name = tenants.require_tenant(slug).name
+    report = DeletionReport(slug)
     blobs = sorted({(r.tenant_id, r.sha256) for r in db.session.execute(blob_references(slug))})
     credentials = _credential_ids(slug)
     # What capabilities keep outside the metadata (the FTS5 index, sqlite-vec's vectors, entity
     # counts) is dropped by their own receivers, as when the trash is purged.
+    # Committed on its own, before the rows go: receivers may also book work for the commit
+    # (analytics writes its counters then), which needs the tenant to exist still. Interrupted
+    # after it, the tenant is still there and running the command again finishes the job.
     for document_id in db.session.scalars(select(Document.id).where(Document.tenant_id == slug)):
         signals.document_purged.send(document_id, tenant_id=slug)
+    transaction.commit()
     tables = list(reversed(tenant_tables()))  # children before parents
     for table in progress(tables, "rows", len(tables)):
         where = tenant_filter(table, slug)
@@ -72,7 +77,7 @@ def delete_tenant(slug: str, progress: Progress = no_progress) -> DeletionReport
         action="tenant.deleted",
         tenant_id=slug,
         operator=operator_name(),
-        details={"rows": report.rows, "blobs": len(blobs), "name": tenant.name},
+        details={"rows": report.rows, "blobs": len(blobs), "name": tenant_name},
     )
     db.session.add(record)
     db.session.flush()
