@@ -15,7 +15,7 @@ from errors import DomainError
 from extensions import db, redis_store
 from observability import metrics_text
 from services.limits import rate_limits
-from services.semantic import embedding
+from services.search import search
 from tenancy import client_ip, is_loopback
 
 bp = Blueprint("internal", __name__, url_prefix="/internal")
@@ -41,9 +41,8 @@ def health():
         "database": _check_database(),
         "redis": _check_redis(),
         "rateLimits": rate_limits.storage_health(),
-        "semanticSearch": _check_semantic(),
     }
-    body = {"status": "ok", "checks": checks}
+    body = {"status": "ok", "checks": checks, "searchPath": _search_path()}
     failing = [name for name, check in checks.items() if not check["ok"]]
     if not failing:
         return ok(body)
@@ -56,6 +55,16 @@ def health():
     return response
 
 
+def _search_path() -> str | None:
+    """rum, gin or fts5 (services/search/search.py path()); None if the database is down."""
+    try:
+        search.forget_path()  # asked afresh: an operator may have added or dropped the index
+        return search.path()
+    except Exception:  # the database check above reports the failure
+        db.session.rollback()
+        return None
+
+
 def _check_database() -> dict:
     try:
         db.session.execute(text("SELECT 1"))
@@ -63,15 +72,6 @@ def _check_database() -> dict:
     except Exception as exc:  # any failure means unhealthy; the reason goes to the operator
         db.session.rollback()
         return {"ok": False, "error": type(exc).__name__}
-
-
-def _check_semantic() -> dict:
-    """Never failing: without embeddings or a vector engine, search is keyword-only."""
-    try:
-        return embedding.status()
-    except Exception as exc:
-        db.session.rollback()
-        return {"ok": True, "semanticSearch": False, "detail": type(exc).__name__}
 
 
 def _check_redis() -> dict:

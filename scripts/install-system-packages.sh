@@ -4,6 +4,9 @@
 #                               run `playwright install`, which would download a browser)
 #   tesseract-ocr, poppler-utils  OCR of images and scanned PDFs (optional at run time)
 #   libmagic1                   content sniffing (python-magic)
+#   postgresql-NN-rum           the RUM index for common-word search (docs/search.md), for each
+#                               local PostgreSQL server NN; optional: without it search is exact
+#                               and slower on common words
 # Idempotent: installs only what is missing, and runs apt-get update only then.
 set -euo pipefail
 
@@ -20,6 +23,12 @@ done
 if ! ldconfig -p 2>/dev/null | grep -q libmagic.so.1; then
     missing+=(libmagic1)
 fi
+
+for extensions in /usr/share/postgresql/*/extension; do
+    [[ -d "$extensions" ]] || continue
+    major=$(basename "$(dirname "$extensions")")
+    [[ -f "$extensions/rum.control" ]] || missing+=("postgresql-$major-rum")
+done
 
 if ((${#missing[@]})); then
     if [[ "$(id -u)" -eq 0 ]]; then

@@ -67,18 +67,16 @@ def search(
     as_of, after = _read_position(cursor) if cursor is not None else (as_of or clock.now(), None)
     engine = _engine()
     engine.prepare()
-    ranked = engine.ranked(tenant_id, query, filters, as_of, recency).subquery("ranked")
     boost = entity_signal.for_query(tenant_id, q)
-    if boost is not None:
-        ranked = boost.apply(ranked)
-    stmt: Select = select(ranked)
-    if after is not None:
-        score, ident = after
-        stmt = stmt.where(
-            or_(ranked.c.score < score, and_(ranked.c.score == score, ranked.c.id > ident))
-        )
-    stmt = stmt.order_by(ranked.c.score.desc(), ranked.c.id.asc()).limit(limit + 1)
-    rows = db.session.execute(stmt).all()
+    rows = None
+    if boost is None and engine.path() == "rum":  # a common word ranks the nearest candidates
+        bounded = engine.ranked(tenant_id, query, filters, as_of, recency, bounded=True)
+        rows = _page(bounded, None, after, limit)
+        if not _bounded_page_stands(tenant_id, query, rows, limit):
+            rows = None  # few matches, the walk is past the candidates, or a cut lead word
+    if rows is None:
+        exact = engine.ranked(tenant_id, query, filters, as_of, recency)
+        rows = _page(exact, boost, after, limit)
     more = len(rows) > limit
     rows = rows[:limit]
 
@@ -112,6 +110,45 @@ def search(
     if any(hit.signals.get("entity") for hit in hits):
         used.append("entity")
     return SearchPage(hits, next_position, used)
+
+
+def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: int) -> list:
+    """limit + 1 rows of `ranked_stmt` (with the entity boost, if any) in ranking order,
+    after the keyset position."""
+    ranked = ranked_stmt.subquery("ranked")
+    if boost is not None:
+        ranked = boost.apply(ranked)
+    stmt: Select = select(ranked)
+    if after is not None:
+        score, ident = after
+        stmt = stmt.where(
+            or_(ranked.c.score < score, and_(ranked.c.score == score, ranked.c.id > ident))
+        )
+    stmt = stmt.order_by(ranked.c.score.desc(), ranked.c.id.asc()).limit(limit + 1)
+    return list(db.session.execute(stmt).all())
+
+
+def _bounded_page_stands(tenant_id: str, query, rows: list, limit: int) -> bool:
+    """A bounded page stands when the query had a full window of candidates (else all its
+    rank matches were candidates but not its matches past the lead: the exact path is cheap
+    and complete), the page is full inside it (else the walk has passed the candidates), and
+    every row matches on the full vector."""
+    if not rows or rows[0].window < postgres.CANDIDATES or len(rows) <= limit:
+        return False
+    ids = {row.id for row in rows}
+    return postgres.matching(tenant_id, query, sorted(ids)) == ids
+
+
+def path() -> str:
+    """Which search path this database offers: "rum" (PostgreSQL with the RUM index: common
+    words rank a bounded set of candidates), "gin" (PostgreSQL, every match ranked), or
+    "fts5" (SQLite). /internal/health reports it."""
+    return _engine().path()
+
+
+def forget_path() -> None:
+    """Look the path up again on the next search (after the index was created or dropped)."""
+    postgres.forget_path()
 
 
 def highlights(tenant_id: str, q: str, ids: list[str]) -> dict[str, list[dict[str, str]]]:

@@ -1,5 +1,11 @@
 """The PostgreSQL search engine: websearch_to_tsquery over the GIN-indexed tsvector,
-ts_rank_cd for relevance, ts_headline for snippets (see services/search.py)."""
+ts_rank_cd for relevance, ts_headline for snippets (see services/search.py).
+
+Candidates (docs/search.md, "Common words"): where the RUM extension is installed, migration
+0021 adds a RUM index on `rank_vector`, which returns matching documents nearest first by
+its own distance without reading them. `ranked(..., bounded=True)` then ranks only the
+CANDIDATES nearest (and says how many there were), instead of every match of a common word.
+Without the index (a managed PostgreSQL without RUM) every search takes the exact path."""
 
 from __future__ import annotations
 
@@ -34,6 +40,10 @@ from services.search.scoring import (
     SCORE_DECIMALS,
 )
 
+RUM_INDEX = "ix_document_texts_rank_rum"
+CANDIDATES = 500  # ranked per page when a query matches more (the bounded path)
+_paths: dict[str, str] = {}  # per database URL: "rum" or "gin"
+
 # ts_rank_cd weights for D, C (text), B (tags and metadata), A (title).
 _WEIGHTS = "{0.1, 0.1, 0.3, 1.0}"
 _RANK_NORMALISATION = 32  # rank / (rank + 1): keyword scores fall in [0, 1)
@@ -59,10 +69,32 @@ def prepare() -> None:
     db.session.execute(text("SET LOCAL enable_seqscan = off"))
 
 
+def path() -> str:
+    """ "rum" when the RUM index exists (the bounded path is available), else "gin"; looked
+    up once per process and database (forget_path() after creating or dropping it)."""
+    key = db.engine.url.render_as_string()
+    if key not in _paths:
+        found = db.session.execute(text("SELECT to_regclass(:name)"), {"name": RUM_INDEX})
+        _paths[key] = "gin" if found.scalar() is None else "rum"
+    return _paths[key]
+
+
+def forget_path() -> None:
+    _paths.clear()
+
+
 def ranked(
-    tenant_id: str, query: SearchQuery, filters: DocumentFilters, as_of: datetime, recency: bool
+    tenant_id: str,
+    query: SearchQuery,
+    filters: DocumentFilters,
+    as_of: datetime,
+    recency: bool,
+    *,
+    bounded: bool = False,
 ) -> Select:
-    """id, keyword, recency and score of every matching document in the tenant."""
+    """id, keyword, recency and score of every matching document in the tenant; `bounded`:
+    of the CANDIDATES whose rank vector is nearest the query by the RUM index's distance
+    only, with `window`, how many candidates there were (fewer than CANDIDATES: all)."""
     tsquery = _tsquery(query)
     keyword = func.ts_rank_cd(
         literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, tsquery, _RANK_NORMALISATION
@@ -73,17 +105,48 @@ def ranked(
     recency_signal = 1.0 / (1.0 + age_seconds / (RECENCY_HALF_LIFE_DAYS * 86400.0))
     raw = keyword * (1.0 + RECENCY_WEIGHT * recency_signal) if recency else keyword
     score = cast(func.round(cast(raw, Numeric), SCORE_DECIMALS), Float)
+    columns = (
+        Document.id.label("id"),
+        cast(func.round(cast(keyword, Numeric), SCORE_DECIMALS), Float).label("keyword"),
+        recency_signal.label("recency"),
+        score.label("score"),
+    )
+    if not bounded:
+        stmt = (
+            select(*columns)
+            .join(DocumentText, DocumentText.document_id == Document.id)
+            .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(tsquery))
+        )
+        return apply_filters(stmt, tenant_id, filters)
+    nearest = (
+        select(DocumentText.document_id)
+        .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(tsquery))
+        .order_by(_RANK_VECTOR.op("<=>", return_type=Float)(tsquery))
+        .limit(CANDIDATES)
+        .cte("candidates")
+    )
+    # The full vector is checked for the page's rows only (matching(), after the ranking):
+    # reading it for every candidate cost more than ranking them.
     stmt = (
         select(
-            Document.id.label("id"),
-            cast(func.round(cast(keyword, Numeric), SCORE_DECIMALS), Float).label("keyword"),
-            recency_signal.label("recency"),
-            score.label("score"),
+            *columns,
+            select(func.count()).select_from(nearest).scalar_subquery().label("window"),
         )
         .join(DocumentText, DocumentText.document_id == Document.id)
-        .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(tsquery))
+        .where(DocumentText.document_id.in_(select(nearest.c.document_id)))
     )
     return apply_filters(stmt, tenant_id, filters)
+
+
+def matching(tenant_id: str, query: SearchQuery, ids: list[str]) -> set[str]:
+    """Which of `ids` match `query` on the full vector (a bounded page's rows matched on the
+    rank vector; its lead of the text may end in a cut word the full text does not have)."""
+    stmt = select(DocumentText.document_id).where(
+        DocumentText.tenant_id == tenant_id,
+        DocumentText.document_id.in_(ids),
+        _VECTOR.op("@@")(_tsquery(query)),
+    )
+    return set(db.session.scalars(stmt))
 
 
 def _unmarked(expression):

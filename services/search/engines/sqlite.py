@@ -35,8 +35,19 @@ def prepare() -> None:
     """Nothing to set: FTS5 always answers MATCH from its own index."""
 
 
+def path() -> str:
+    """FTS5 answers every search from its own index: one path."""
+    return "fts5"
+
+
 def ranked(
-    tenant_id: str, query: SearchQuery, filters: DocumentFilters, as_of: datetime, recency: bool
+    tenant_id: str,
+    query: SearchQuery,
+    filters: DocumentFilters,
+    as_of: datetime,
+    recency: bool,
+    *,
+    bounded: bool = False,
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant."""
     keyword = -func.bm25(_FTS_NAME, *_WEIGHTS)

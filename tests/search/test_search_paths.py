@@ -1,0 +1,167 @@
+"""The bounded search path (PostgreSQL with the RUM index: a common word ranks only the
+nearest CANDIDATES) against the exact path on a fixed corpus: the same hits in the same
+order, every hit matching, walks without repeats or skips; and the exact path where the
+index is absent (a PostgreSQL without RUM), which /internal/health reports."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+import clock
+from extensions import db
+from services.search import search
+from services.search.engines import postgres
+from tests.search.conftest import ids_of
+
+FILLER = "report quarterly numbers meeting "
+# On this corpus the RUM distance orders single words as the ranking does (more occurrences
+# in the lead, nearer), so a bounded walk is the exact walk; for other queries the two orders
+# differ and the bound is an approximation (docs/search.md; recall in bench/RESULTS.md).
+QUERIES = ["alpha", "gamma", "rareword"]
+APPROXIMATE = ["alpha gamma", '"alpha beta" or gamma -delta']
+
+
+@pytest.fixture
+def corpus(index_documents, tenant):
+    """Forty documents, all of one age (so recency ties and the keyword decides): `alpha` i
+    times in the lead of document i, `gamma` in every third, `delta` in every fifth,
+    `rareword` only past the rank vector's lead (keyword 0: after every other hit)."""
+    clock.freeze(clock.now().replace(microsecond=0))
+    try:
+        specs = []
+        for i in range(1, 41):
+            words = ["alpha"] * i + (["beta"] if i % 2 else []) + ["gamma"] * (i % 3 == 0)
+            words += ["delta"] * (i % 5 == 0)
+            body = " ".join(words) + " " + FILLER * 60 + ("rareword" if i % 7 == 0 else "")
+            specs.append({"text": body, "title": f"Document {i:02d}"})
+        return index_documents(tenant, *specs)
+    finally:
+        clock.reset()
+
+
+def _walk(find, q: str, limit: int) -> list[tuple[str, float]]:
+    seen, cursor = [], None
+    while True:
+        params = {"limit": limit, "cursor": cursor} if cursor else {"limit": limit}
+        body = find(q, **params).get_json()
+        seen += [(hit["document"]["id"], hit["score"]) for hit in body["data"]]
+        cursor = body["meta"]["pagination"].get("nextCursor")
+        if cursor is None:
+            return seen
+
+
+def _has_rum(app) -> bool:
+    with app.app_context():
+        search.forget_path()
+        return search.path() == "rum"
+
+
+@pytest.fixture
+def postgres_with_rum(app, database_url):
+    if not database_url.startswith("postgres"):
+        pytest.skip("the RUM path is PostgreSQL's")
+    if not _has_rum(app):
+        pytest.skip("the RUM extension is not installed here (scripts/install-system-packages.sh)")
+
+
+def _drop_rum(app) -> None:
+    with app.app_context():
+        db.session.execute(text(f"DROP INDEX IF EXISTS {postgres.RUM_INDEX}"))
+        db.session.commit()
+        search.forget_path()
+
+
+def _create_rum(app) -> None:
+    with app.app_context():
+        db.session.execute(
+            text(
+                f"CREATE INDEX IF NOT EXISTS {postgres.RUM_INDEX} ON document_texts"
+                " USING rum (rank_vector rum_tsvector_ops)"
+            )
+        )
+        db.session.commit()
+        search.forget_path()
+
+
+@pytest.mark.parametrize("limit", [3, 7, 50])
+def test_bounded_path_walks_like_the_exact_path(
+    app, postgres_with_rum, corpus, find, monkeypatch, limit
+):
+    """CANDIDATES 10 on 40 documents: pages come from the candidates while they last, then
+    from the exact path after the cursor; the walk equals the exact walk hit for hit."""
+    monkeypatch.setattr(postgres, "CANDIDATES", 10)
+    bounded = {q: _walk(find, q, limit) for q in QUERIES}
+    _drop_rum(app)
+    try:
+        for q in QUERIES:
+            exact = _walk(find, q, limit)  # a moment later: recency moved by a hair
+            ids = [ident for ident, _ in bounded[q]]
+            assert ids == [ident for ident, _ in exact], q
+            assert [s for _, s in bounded[q]] == pytest.approx([s for _, s in exact], abs=1e-5)
+            assert len(ids) == len(set(ids))
+    finally:
+        _create_rum(app)
+    assert len(bounded["alpha"]) == 40
+    assert len(bounded["rareword"]) == 5  # matched past the lead only: keyword 0, still hits
+
+
+@pytest.mark.parametrize("q", APPROXIMATE)
+def test_approximate_walks_repeat_nothing_and_only_hit_matches(
+    app, postgres_with_rum, corpus, find, monkeypatch, q
+):
+    monkeypatch.setattr(postgres, "CANDIDATES", 10)
+    bounded = [ident for ident, _ in _walk(find, q, 4)]
+    _drop_rum(app)
+    try:
+        exact = [ident for ident, _ in _walk(find, q, 4)]
+    finally:
+        _create_rum(app)
+    assert len(bounded) == len(set(bounded))
+    assert set(bounded) <= set(exact)
+
+
+def test_bounded_page_hits_all_match(app, postgres_with_rum, corpus, find, monkeypatch):
+    monkeypatch.setattr(postgres, "CANDIDATES", 10)
+    gamma = {i for i in range(1, 41) if i % 3 == 0}
+    body = find("alpha gamma", limit=5).get_json()
+    titles = [hit["document"]["title"] for hit in body["data"]]
+    assert titles and all(int(t.split()[1]) in gamma for t in titles)
+    excluded = find("alpha -delta", limit=5).get_json()["data"]
+    assert excluded and all(int(h["document"]["title"].split()[1]) % 5 for h in excluded)
+
+
+def test_health_says_which_path(app, client, database_url):
+    expected = {"sqlite": {"fts5"}, "postgresql": {"rum", "gin"}}
+    dialect = "sqlite" if database_url.startswith("sqlite") else "postgresql"
+    path = client.get("/internal/health").get_json()["data"]["searchPath"]
+    assert path in expected[dialect]
+    if dialect == "postgresql" and path == "rum":
+        _drop_rum(app)
+        try:
+            assert client.get("/internal/health").get_json()["data"]["searchPath"] == "gin"
+        finally:
+            _create_rum(app)
+        assert client.get("/internal/health").get_json()["data"]["searchPath"] == "rum"
+
+
+def test_exact_path_without_rum_finds_the_same(app, database_url, corpus, find):
+    """Both databases: without the index (or on SQLite) every search is exact and complete."""
+    if database_url.startswith("postgres"):
+        _drop_rum(app)
+    try:
+        assert len(ids_of(find("alpha", limit=50))) == 40
+        assert len(_walk(find, "gamma", 4)) == 13
+        assert len(_walk(find, "rareword", 2)) == 5
+    finally:
+        if database_url.startswith("postgres") and postgres.RUM_INDEX:
+            _create_rum_if_possible(app)
+
+
+def _create_rum_if_possible(app) -> None:
+    with app.app_context():
+        present = db.session.execute(
+            text("SELECT 1 FROM pg_extension WHERE extname = 'rum'")
+        ).first()
+    if present:
+        _create_rum(app)
