@@ -45,7 +45,9 @@ def main() -> None:
 
     app = create_app(commands=False)
     rng = random.Random(args.seed)
-    queries = {name: [make(vocabulary, rng) for _ in range(args.queries)] for name, make in CLASSES.items()}  # fmt: skip
+    queries = {
+        name: [make(vocabulary, rng) for _ in range(args.queries)] for name, make in CLASSES.items()
+    }
     with app.app_context():
         key = db.engine.url.render_as_string()
         search.forget_path()
@@ -88,11 +90,10 @@ def main() -> None:
 
 def _bounded(search, postgres, state, q: str, limit: int) -> bool:
     """Whether the bounded path answers q's first page (enough candidates and rows)."""
+    import clock
     from extensions import db
     from services.documents.filters import DocumentFilters
     from services.search import query_syntax
-
-    import clock
 
     query = query_syntax.parse(q)
     postgres.prepare()
