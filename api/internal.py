@@ -16,6 +16,7 @@ from extensions import db, redis_store
 from observability import metrics_text
 from services.limits import rate_limits
 from services.search import search
+from services.semantic import embedding
 from tenancy import client_ip, is_loopback
 
 bp = Blueprint("internal", __name__, url_prefix="/internal")
@@ -41,6 +42,7 @@ def health():
         "database": _check_database(),
         "redis": _check_redis(),
         "rateLimits": rate_limits.storage_health(),
+        "semanticSearch": _check_semantic(),
     }
     body = {"status": "ok", "checks": checks, "searchPath": _search_path()}
     failing = [name for name, check in checks.items() if not check["ok"]]
@@ -72,6 +74,15 @@ def _check_database() -> dict:
     except Exception as exc:  # any failure means unhealthy; the reason goes to the operator
         db.session.rollback()
         return {"ok": False, "error": type(exc).__name__}
+
+
+def _check_semantic() -> dict:
+    """Never failing: without embeddings or a vector engine, search is keyword-only."""
+    try:
+        return embedding.status()
+    except Exception as exc:
+        db.session.rollback()
+        return {"ok": True, "semanticSearch": False, "detail": type(exc).__name__}
 
 
 def _check_redis() -> dict:
