@@ -2,7 +2,7 @@
 ts_rank_cd for relevance, ts_headline for snippets (see services/search.py).
 
 Candidates (docs/search.md, "Common words"): where the RUM extension is installed, migration
-0021 adds a RUM index on `rank_vector`, which returns matching documents nearest first by
+0023 adds a RUM index on `rank_vector`, which returns matching documents nearest first by
 its own distance without reading them. `ranked(..., bounded=True)` then ranks only the
 CANDIDATES nearest (and says how many there were), instead of every match of a common word.
 Without the index (a managed PostgreSQL without RUM) every search takes the exact path."""

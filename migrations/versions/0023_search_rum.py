@@ -1,8 +1,8 @@
 """PostgreSQL with the RUM extension: a RUM index on document_texts.rank_vector, so common
 words rank a bounded set of candidates (issue 16; docs/search.md, "Common words")
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0023
+Revises: 0022
 Create Date: 2026-11-23 14:20:00
 
 Where RUM is not installed (or the migrating role may not create extensions, as on many
@@ -15,8 +15,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '0021'
-down_revision = '0020'
+revision = '0023'
+down_revision = '0022'
 branch_labels = None
 depends_on = None
 
