@@ -7,7 +7,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 
@@ -36,6 +36,7 @@ WINDOW_DAYS = 30  # the summary's rates and medians: today and the 29 days befor
 MAX_SPAN = {DAY: timedelta(days=400), HOUR: timedelta(days=30)}
 STEP = {DAY: timedelta(days=1), HOUR: timedelta(hours=1)}
 DEFAULT_SPAN = {DAY: timedelta(days=30), HOUR: timedelta(hours=24)}
+EARLIEST, LATEST = datetime(1970, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
 
 # metric -> how its points are made: "flow" (what happened in the period), "gauge" (how it
 # stood at the end of the period), or a ratio of two flows.
@@ -72,6 +73,9 @@ def usage_range(start: datetime | None, end: datetime | None, granularity: str) 
     empty, reversed or longer than 400 days of days or 30 days of hours."""
     end = end or clock.now()
     start = start or end - DEFAULT_SPAN[granularity]
+    for name, at in (("to", end), ("from", start)):
+        if not EARLIEST <= at <= LATEST:
+            raise invalid_parameter(f"'{name}' must be between 1970 and 9000.", name)
     if start >= end:
         raise invalid_parameter("'from' must be earlier than 'to'.", "from")
     aligned = hour_of(start) if granularity == HOUR else day_of(start)

@@ -114,6 +114,9 @@ def test_api_requests_per_hour_all_keys_and_by_key(
         ({"metric": "uploads", "from": "yesterday"}, "from"),
         ({"metric": "uploads", "sort": "at"}, "sort"),
         ({"metric": "uploads", "keyId": "key_x"}, "keyId"),
+        ({"metric": "uploads", "from": "9999-12-30T00:00Z", "to": "9999-12-31T12:00Z"}, "to"),
+        ({"metric": "uploads", "from": "0001-01-01T00:00Z", "to": "2026-01-02T00:00Z"}, "from"),
+        ({"metric": "uploads", "to": "9999-12-31T12:00:00Z"}, "to"),
     ],
 )  # fmt: skip
 def test_bad_ranges_and_parameters_are_400_invalid_parameter(client, headers, params, field):
