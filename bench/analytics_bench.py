@@ -59,7 +59,8 @@ def prepare(url: str) -> str:
             TENANT, "enterprise", actor
         )
         tenants.set_limits(tenant, actor, hourly=100_000_000, burst=10_000_000)
-        _key, secret = api_keys.create_key(tenant, "bench", ["analytics:read"], actor)
+        name = f"bench {datetime.now(UTC):%Y%m%d%H%M%S}"
+        _key, secret = api_keys.create_key(tenant, name, ["analytics:read"], actor)
         db.session.commit()
     return secret
 
