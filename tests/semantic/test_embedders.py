@@ -3,10 +3,13 @@ the caller, retries after 500 and 429, no retry after a refusal, malformed answe
 
 from __future__ import annotations
 
+import importlib.util
+import os
+
 import pytest
 
 from services.semantic import embedders
-from services.semantic.embedders import EmbeddingError, OpenAICompatible
+from services.semantic.embedders import EmbeddingError, OpenAICompatible, SentenceTransformers
 from tests.fake_embeddings import FakeEmbeddings, embed
 
 
@@ -98,3 +101,34 @@ def test_settings_are_checked(make_app):
         assert message in str(caught.value)
     with make_app(DMS_EMBEDDINGS="none").app_context():
         assert embedders.embedder() is None
+
+
+LOCAL_MODEL = os.environ.get("DMS_TEST_LOCAL_MODEL")
+
+
+@pytest.mark.skipif(
+    not LOCAL_MODEL or importlib.util.find_spec("sentence_transformers") is None,
+    reason="the optional extra (requirements/local-embeddings.txt) and a model directory in "
+    "DMS_TEST_LOCAL_MODEL (docs/semantic-search.md)",
+)
+def test_the_local_adapter_embeds_with_a_real_model():
+    adapter = SentenceTransformers(LOCAL_MODEL, batch_size=8)
+    car, automobile, menu = adapter.embed(
+        ["Where is my car parked?", "The automobile stands in the garage.", "Lunch menu: soup."]
+    )
+    assert len(car) == len(automobile) == len(menu)
+    assert abs(sum(x * x for x in car) - 1) < 1e-4  # normalised
+
+    def cosine(a, b):
+        return sum(x * y for x, y in zip(a, b, strict=True))
+
+    assert cosine(car, automobile) > cosine(car, menu) + 0.2
+    assert adapter.name == f"local:{os.path.basename(LOCAL_MODEL.rstrip('/'))}"
+
+
+def test_the_local_adapter_says_when_the_extra_is_missing(tmp_path):
+    if importlib.util.find_spec("sentence_transformers") is not None:
+        pytest.skip("sentence-transformers is installed here")
+    with pytest.raises(EmbeddingError) as caught:
+        SentenceTransformers(str(tmp_path))
+    assert "requirements/local-embeddings.txt" in str(caught.value)
