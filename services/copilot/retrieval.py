@@ -21,10 +21,14 @@ the question's vector (cosine similarity at or above DMS_SEMANTIC_MIN_SIMILARITY
 live documents, or `document_ids`): their documents join the candidates, a passage near the
 question is kept even when it matches no stem, and each passage's score becomes
 
-    bm25 + SEMANTIC_WEIGHT x best_bm25 x similarity        (best_bm25: 1 when none matched)
+    bm25 x (1 + SEMANTIC_WEIGHT x similarity)           a passage matching the question's stems
+    SEMANTIC_ONLY_WEIGHT x best x similarity            one found by meaning alone (best: the
+                                                        best score above, 1 when none matched)
 
-so the similarity moves passages within the keyword scale the generator's cut-off expects;
-`similarity` on each passage says what it added."""
+Multiplying keeps the keyword scale and its ratios, so passages that only share the question's
+common words stay under the extractive generator's relative cut-off (an additive bonus lifted
+them over it and halved citation precision in bench/semantic_eval.py); `similarity` on each
+passage says what it added."""
 
 from __future__ import annotations
 
@@ -48,6 +52,7 @@ MAX_QUERY_WORDS = 24  # under services/search/query_syntax.MAX_TERMS
 CONTEXT_WEIGHT = 0.5
 CITED_BOOST = 0.1
 SEMANTIC_WEIGHT = 0.5
+SEMANTIC_ONLY_WEIGHT = 0.25
 SEMANTIC_PASSAGES = 20
 _K1, _B = 1.2, 0.75
 
@@ -210,9 +215,13 @@ def _rank(rows, titles, weights, cited, limit, similarity) -> list[RetrievedPass
             score *= 1 + CITED_BOOST
         scored.append((score, row, matched))
     if similarity:
+        scored = [
+            (score * (1 + SEMANTIC_WEIGHT * similarity.get(row.id, 0.0)), row, matched)
+            for score, row, matched in scored
+        ]
         best = max((score for score, _, matched in scored if matched), default=0.0) or 1.0
         scored = [
-            (score + SEMANTIC_WEIGHT * best * similarity.get(row.id, 0.0), row, matched)
+            (score if matched else SEMANTIC_ONLY_WEIGHT * best * similarity[row.id], row, matched)
             for score, row, matched in scored
         ]
     scored.sort(key=lambda s: (-s[0], s[1].document_id, s[1].ordinal))
