@@ -20,6 +20,7 @@ import clock
 import embedded_redis
 from cli_analytics import analytics_cli
 from cli_documents import documents_cli, storage_cli
+from cli_graph import graph_cli
 from cli_operations import backup_cli, tenants_delete, tenants_export, tenants_import
 from cli_semantic import embed_command  # noqa: F401  (adds `flask documents embed`)
 from cli_webhooks import webhooks_cli
@@ -383,6 +384,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(worker)
     app.cli.add_command(documents_cli)
     app.cli.add_command(storage_cli)
+    app.cli.add_command(graph_cli)
     app.cli.add_command(webhooks_cli)
     app.cli.add_command(backup_cli)
     for command in (tenants_delete, tenants_export, tenants_import):

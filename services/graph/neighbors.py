@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, literal, select, union_all
+from sqlalchemy import case, func, literal, or_, select
 
 from extensions import db
 from models import Entity, Relationship
@@ -27,20 +27,23 @@ class Neighborhood:
 def neighborhood(start: Entity, depth: int, relationship_type: str | None = None) -> Neighborhood:
     tenant_id = start.tenant_id
     rel = Relationship.__table__
-    conditions = [rel.c.tenant_id == tenant_id]
-    if relationship_type is not None:
-        conditions.append(rel.c.type == relationship_type)
-    # Every relationship as two arcs, so the walk follows it both ways.
-    arcs = union_all(
-        select(rel.c.source_id.label("a"), rel.c.target_id.label("b")).where(*conditions),
-        select(rel.c.target_id.label("a"), rel.c.source_id.label("b")).where(*conditions),
-    ).cte("arcs")
     walk = select(
         literal(start.id, Entity.id.type).label("entity_id"), literal(0).label("depth")
     ).cte("walk", recursive=True)
-    walk = walk.union(
-        select(arcs.c.b, walk.c.depth + 1).where(arcs.c.a == walk.c.entity_id, walk.c.depth < depth)
+    # Each relationship followed both ways: one join on either end, so both engines answer
+    # it from the source and target indexes (a union of arcs would scan every relationship).
+    other_end = case((rel.c.source_id == walk.c.entity_id, rel.c.target_id), else_=rel.c.source_id)
+    step = (
+        select(other_end, walk.c.depth + 1)
+        .join(
+            rel,
+            or_(rel.c.source_id == walk.c.entity_id, rel.c.target_id == walk.c.entity_id),
+        )
+        .where(walk.c.depth < depth)
     )
+    if relationship_type is not None:
+        step = step.where(rel.c.type == relationship_type)
+    walk = walk.union(step)
     nearest = (
         select(walk.c.entity_id, func.min(walk.c.depth).label("depth"))
         .group_by(walk.c.entity_id)
@@ -51,26 +54,25 @@ def neighborhood(start: Entity, depth: int, relationship_type: str | None = None
     truncated = len(found) > MAX_NODES
     found = found[:MAX_NODES]
     depths = dict(found)
+    # No tenant_id in the SQL: a relationship only ever joins two entities of one tenant
+    # (relationships.create_relationship), so the walk cannot leave the start's tenant; the
+    # check is made on the rows instead, because a tenant_id condition makes SQLite (no
+    # statistics) pick the tenant index and scan every row of the tenant.
     rows = {
         e.id: e
-        for e in db.session.scalars(
-            select(Entity).where(Entity.tenant_id == tenant_id, Entity.id.in_(list(depths)))
-        )
+        for e in db.session.scalars(select(Entity).where(Entity.id.in_(list(depths))))
+        if e.tenant_id == tenant_id
     }
     entities = [(rows[i], d) for i, d in found if i in rows]
-    edges_stmt = (
-        select(Relationship)
-        .where(
-            Relationship.tenant_id == tenant_id,
-            Relationship.source_id.in_(list(depths)),
-            Relationship.target_id.in_(list(depths)),
-        )
-        .order_by(Relationship.id)
-        .limit(MAX_EDGES + 1)
+    edges_stmt = select(Relationship).where(
+        Relationship.source_id.in_(list(rows)), Relationship.target_id.in_(list(rows))
     )
     if relationship_type is not None:
         edges_stmt = edges_stmt.where(Relationship.type == relationship_type)
-    edges = list(db.session.scalars(edges_stmt))
+    edges = sorted(
+        (r for r in db.session.scalars(edges_stmt) if r.tenant_id == tenant_id),
+        key=lambda r: r.id,
+    )
     if len(edges) > MAX_EDGES:
         truncated, edges = True, edges[:MAX_EDGES]
     return Neighborhood(entities, edges, truncated)

@@ -41,6 +41,7 @@ FORBIDDEN = {
         "jobs",
         "cli",
         "cli_documents",
+        "cli_graph",
         "cli_operations",
         "tenancy",
         "app",

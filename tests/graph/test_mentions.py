@@ -194,3 +194,22 @@ def test_mentions_stay_in_their_tenant(
     reader = auth_headers(create_key(tenant, scopes=["documents:read"])[1], tenant.id)
     plain = client.get(f"{DOCUMENTS}/{ours['id']}", headers=reader).get_json()["data"]
     assert plain["entities"] is None
+
+
+def test_flask_graph_rescan_rebuilds_every_mention(app, client, headers, tenant, make_entity):
+    from extensions import db
+    from models import EntityMention
+
+    acme = make_entity("Acme")
+    doc = _upload(client, headers, "Acme and Acme")
+    run_jobs(app)
+    with app.app_context():
+        db.session.execute(EntityMention.__table__.delete())  # as if jobs were lost
+        db.session.commit()
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["graph", "rescan", tenant.id])
+    assert result.exit_code == 0, result.output
+    assert "rescanned 1 documents" in result.output
+    assert _mentions(client, headers, acme) == {doc["id"]: (2, [0, 9])}
+    missing = runner.invoke(args=["graph", "rescan", "no-such-tenant"])
+    assert missing.exit_code == 1
