@@ -20,6 +20,7 @@ from sqlalchemy.engine import make_url
 
 from models import SCOPES
 from services.documents.s3_storage import make_client
+from tests.helpers import _TOKEN_RE
 from tests.s3_server import CREDENTIALS, new_bucket
 from tests.server import BIN, ROOT, free_port
 
@@ -229,16 +230,47 @@ def test_upload_on_one_host_download_search_and_list_on_the_other(hosts):
         time.sleep(0.5)
 
 
+def _portal_session(url: str, env: dict, tenant: str) -> requests.Session:
+    """A tenant admin signed in to one host's portal, as a browser would be."""
+    email, password = f"admin-{uuid.uuid4().hex[:6]}@example.com", uuid.uuid4().hex
+    _flask(env, "users", "create", tenant, email, "--role", "admin", "--password", password)
+    browser = requests.Session()
+    form = {"workspace": tenant, "email": email, "password": password}
+    signed_in = browser.post(
+        f"{url}/login",
+        data={**form, "csrf_token": _csrf_token(browser, f"{url}/login")},
+        allow_redirects=False,
+        timeout=30,
+    )
+    assert signed_in.status_code == 302, signed_in.text
+    return browser
+
+
+def _csrf_token(browser: requests.Session, url: str) -> str:
+    """The token the portal puts in every page's <meta> (tests/helpers.py csrf_token)."""
+    page = browser.get(url, timeout=30)
+    assert page.status_code == 200, page.text
+    match = _TOKEN_RE.search(page.text)
+    assert match, f"no CSRF token on {url}"
+    return match.group(1)
+
+
 def test_a_key_revoked_on_one_host_is_refused_by_the_other_at_once(hosts):
     a, b = hosts.urls
     key_id, secret = _key(hosts.env_a, "shared")
     headers = _auth(secret, "shared")
-    assert _get(f"{b}/api/v1/documents", headers=headers).status_code == 200  # cached
+    admin = _portal_session(a, hosts.env_a, "shared")
+    assert _get(f"{b}/api/v1/documents", headers=headers).status_code == 200  # b caches it
 
-    _flask(hosts.env_a, "keys", "revoke", "shared", key_id)  # host a's operator
+    confirm = f"{a}/keys/{key_id}/revoke"  # host a's portal: its web process revokes
+    revoked = admin.post(
+        confirm, data={"csrf_token": _csrf_token(admin, confirm)}, allow_redirects=False, timeout=30
+    )
+    assert revoked.status_code == 302 and revoked.headers["Location"].endswith("/keys")
 
-    refused = _get(f"{b}/api/v1/documents", headers=headers)
+    refused = _get(f"{b}/api/v1/documents", headers=headers)  # b's very next request
     assert refused.status_code == 401, refused.text
+    assert refused.json()["errors"][0]["code"] == "API_KEY_REVOKED"
     assert _get(f"{a}/api/v1/documents", headers=headers).status_code == 401
 
 
