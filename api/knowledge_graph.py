@@ -9,6 +9,7 @@ from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent
+from api.openapi_rules import operation
 from api.pagination import id_position
 from api.schemas.knowledge_graph import (
     EntityCreate,
@@ -18,13 +19,20 @@ from api.schemas.knowledge_graph import (
     NeighborsQuery,
     RelationshipCreate,
     RelationshipListQuery,
+    SuggestQuery,
 )
 from api.validation import json_body, query_args, responds
 from errors import DomainError
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
-from services.graph import entities, mentions, neighbors, relationships, wire
-from services.graph.wire import EntityOut, MentionOut, NeighborhoodOut, RelationshipOut
+from services.graph import entities, mentions, neighbors, relationships, suggestions, wire
+from services.graph.wire import (
+    EntityOut,
+    MentionOut,
+    NeighborhoodOut,
+    RelationshipOut,
+    SuggestionsOut,
+)
 from tenancy import current_tenant
 
 
@@ -74,6 +82,20 @@ def list_entities(query: EntityListQuery):
     )
     next_cursor = encode_cursor(binding, [rows[-1].name, rows[-1].id]) if more else None
     return ok_list(wire.entities_data(rows), limit=query.limit, next_cursor=next_cursor)
+
+
+@bp.post("/knowledge-graph/entities/suggest")
+@require_scope("knowledge-graph:read", "documents:read")
+@query_args(SuggestQuery)
+@responds(SuggestionsOut)
+@operation(takes_body=False)
+def suggest_entities(query: SuggestQuery):
+    """Propose entities from a document's extracted text: capitalised multi-word names
+    ("Acme Widget Corporation", "Maria Lopez") that are not yet a name or alias of an entity,
+    most frequent first. Creates nothing (create the ones you want with POST
+    …/entities). 409 CONFLICT while the document has no extracted text."""
+    found = suggestions.suggest(current_tenant.id, query.document_id, query.limit)
+    return ok(wire.suggestions_data(found))
 
 
 @bp.get("/knowledge-graph/entities/<entity_id>")

@@ -19,7 +19,7 @@ VERBS = frozenset(
         "move", "pause", "preview", "publish", "purge", "read", "refresh", "register",
         "reject", "remove", "reopen", "replay", "resend", "reset", "restore", "resume",
         "retry", "revoke", "rotate", "search", "send", "set", "sign", "start", "submit",
-        "subscribe", "summarize", "test", "unlink", "unsubscribe", "update", "upload",
+        "subscribe", "suggest", "summarize", "test", "unlink", "unsubscribe", "update", "upload",
         "validate", "verify", "withdraw",
     }
 )  # fmt: skip

@@ -88,3 +88,12 @@ class RelationshipListQuery(PageQuery):
 
 class MentionListQuery(PageQuery):
     """GET /knowledge-graph/entities/{id}/documents."""
+
+
+class SuggestQuery(BaseModel):
+    """POST /knowledge-graph/entities/suggest."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    document_id: Id = Field(alias="documentId", description="The document to read (doc_…).")
+    limit: int = Field(50, ge=1, le=100, description="At most this many suggestions, 1-100.")

@@ -72,6 +72,26 @@ class DocumentWithEntitiesOut(DocumentOut):
     )
 
 
+class SuggestionOut(Wire):
+    """A name the text uses that is no entity of the tenant yet."""
+
+    name: str = Field(description="As first written in the text, whitespace as one space.")
+    type: str | None = Field(
+        description="organization, person or location when a fixed word rule says so "
+        "(\"… Corporation\", \"Dr …\", \"… Street\"), else null."
+    )
+    count: int = Field(description="How many times the text uses it.")
+    positions: list[int] = Field(description="Character offsets of the first ten, in the text.")
+
+
+class SuggestionsOut(Wire):
+    document_id: str
+    suggestions: list[SuggestionOut] = Field(
+        description="Most frequent first, then first seen; at most `limit`."
+    )
+    total: int = Field(description="How many names were found before the limit cut the list.")
+
+
 _ENTITIES = TypeAdapter(list[EntityOut])
 _RELATIONSHIPS = TypeAdapter(list[RelationshipOut])
 
@@ -112,3 +132,9 @@ def mentions_data(rows: list[tuple[EntityMention, Document]]) -> list[dict[str, 
         ).model_dump(mode="json", by_alias=True)
         for mention, document in rows
     ]
+
+
+def suggestions_data(found: dict[str, Any]) -> dict[str, Any]:
+    return SuggestionsOut.model_validate(found, from_attributes=True).model_dump(
+        mode="json", by_alias=True
+    )

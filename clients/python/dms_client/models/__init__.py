@@ -171,6 +171,9 @@ from .submit_oauth_authorization_code_challenge_method import (
 from .submit_oauth_authorization_response_type import (
     SubmitOauthAuthorizationResponseType,
 )
+from .suggestion import Suggestion
+from .suggestions import Suggestions
+from .suggestions_envelope import SuggestionsEnvelope
 from .tenant import Tenant
 from .token import Token
 from .token_envelope import TokenEnvelope
@@ -364,6 +367,9 @@ __all__ = (
     "SubmissionListEnvelope",
     "SubmitOauthAuthorizationCodeChallengeMethod",
     "SubmitOauthAuthorizationResponseType",
+    "Suggestion",
+    "Suggestions",
+    "SuggestionsEnvelope",
     "Tenant",
     "Token",
     "TokenEnvelope",
