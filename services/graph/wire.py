@@ -78,7 +78,7 @@ class SuggestionOut(Wire):
     name: str = Field(description="As first written in the text, whitespace as one space.")
     type: str | None = Field(
         description="organization, person or location when a fixed word rule says so "
-        "(\"… Corporation\", \"Dr …\", \"… Street\"), else null."
+        '("… Corporation", "Dr …", "… Street"), else null.'
     )
     count: int = Field(description="How many times the text uses it.")
     positions: list[int] = Field(description="Character offsets of the first ten, in the text.")

@@ -124,9 +124,10 @@ def test_another_tenants_or_an_unknown_document_is_404(
         assert response.status_code == 404
         body = response.get_json()
         assert body["success"] is False and body["errors"][0]["code"] == "NOT_FOUND"
-    missing = client.post(SUGGEST, headers=headers)
-    assert missing.status_code == 400
-    assert missing.get_json()["errors"][0]["code"] == "INVALID_PARAMETER"
+    for query in ["", "?documentId=" + "d" * 41, "?documentId=doc_x&limit=many", "?x=1"]:
+        refused = client.post(SUGGEST + query, headers=headers)
+        assert refused.status_code == 400, query
+        assert refused.get_json()["errors"][0]["code"] == "INVALID_PARAMETER"
 
 
 def test_scopes_both_graph_and_documents_read(app, client, headers, tenant, create_key):
