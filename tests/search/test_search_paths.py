@@ -15,11 +15,13 @@ from services.search.engines import postgres
 from tests.search.conftest import ids_of
 
 FILLER = "report quarterly numbers meeting "
-# On this corpus the RUM distance orders single words as the ranking does (more occurrences
-# in the lead, nearer), so a bounded walk is the exact walk; for other queries the two orders
-# differ and the bound is an approximation (docs/search.md; recall in bench/RESULTS.md).
-QUERIES = ["alpha", "gamma", "rareword"]
-APPROXIMATE = ["alpha gamma", '"alpha beta" or gamma -delta']
+# On this corpus the RUM distance orders `alpha` as the ranking does (document i holds it i
+# times in the lead: nearer is better), so a bounded walk is the exact walk. `gamma` occurs
+# once in each of 13 documents: their RUM distances tie, the index picks any 10 of them as the
+# candidates, and the walk may skip the others (CI saw it skip 2); that word and the other
+# queries are approximations (docs/search.md; recall in bench/RESULTS.md).
+QUERIES = ["alpha", "rareword"]
+APPROXIMATE = ["gamma", "alpha gamma", '"alpha beta" or gamma -delta']
 
 
 @pytest.fixture
