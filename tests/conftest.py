@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 import clock
@@ -134,18 +133,10 @@ def _clean_state(request):
     from extensions import db
     from services.keys import key_cache
     from services.limits import usage
+    from tests.support import empty_tables
 
     with application.app_context():
-        tables = list(reversed(db.metadata.sorted_tables))
-        if db.engine.dialect.name == "postgresql":
-            names = ", ".join(f'"{t.name}"' for t in tables)
-            db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-        else:
-            for table in tables:
-                db.session.execute(table.delete())
-            # The FTS5 index is not in the metadata; its global statistics would leak
-            # between tests and change bm25 scores.
-            db.session.execute(text("DELETE FROM document_search"))
+        empty_tables(db)
         db.session.commit()
         usage.flush()  # before the clearing below, or the flusher thread writes it later
         _clear_redis()

@@ -26,7 +26,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _flask(env: dict, *args: str) -> str:
+def flask_command(env: dict, *args: str) -> str:
+    """Run `flask --app app ARGS` with `env`; its stdout, or the test fails with its stderr."""
     result = subprocess.run(
         [str(BIN / "flask"), "--app", "app", *args],
         cwd=ROOT,
@@ -59,10 +60,14 @@ def gunicorn_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
         "DMS_RATE_LIMIT_SIGN_IN_BURST": "100000",
         "DMS_ENV_FILE": str(tmp_path / "none.env"),
     }
-    _flask(env, "db", "upgrade", "heads")
-    _flask(env, "tenants", "create", "contract", "--plan", "enterprise")
-    _flask(env, "tenants", "set-limits", "contract", "--hourly", "1000000", "--burst", "100000")
-    out = _flask(env, "keys", "create", "contract", "--name", "fuzz", "--scopes", ",".join(SCOPES))
+    flask_command(env, "db", "upgrade", "heads")
+    flask_command(env, "tenants", "create", "contract", "--plan", "enterprise")
+    flask_command(
+        env, "tenants", "set-limits", "contract", "--hourly", "1000000", "--burst", "100000"
+    )
+    out = flask_command(
+        env, "keys", "create", "contract", "--name", "fuzz", "--scopes", ",".join(SCOPES)
+    )
     secret = out.strip().splitlines()[-1]
     port = free_port()
     log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115  (closed in the finally)

@@ -7,6 +7,7 @@ import io
 
 from flask import Flask
 from rq import SimpleWorker
+from sqlalchemy import text
 
 from extensions import redis_store
 from jobs.worker import AppWorker
@@ -51,3 +52,17 @@ def stored_document(
         if not schedule:
             queue.queue().empty()
         return document.id
+
+
+def empty_tables(db) -> None:
+    """Delete every row of the app's tables (TRUNCATE on PostgreSQL) and SQLite's FTS5 index,
+    which is not in the metadata: its global statistics would leak between tests and change
+    bm25 scores. The caller commits."""
+    tables = list(reversed(db.metadata.sorted_tables))
+    if db.engine.dialect.name == "postgresql":
+        names = ", ".join(f'"{t.name}"' for t in tables)
+        db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    else:
+        for table in tables:
+            db.session.execute(table.delete())
+        db.session.execute(text("DELETE FROM document_search"))

@@ -25,7 +25,7 @@ from sqlalchemy import text
 
 from tests.fake_embeddings import FakeEmbeddings
 from tests.helpers import auth_headers
-from tests.support import run_jobs
+from tests.support import empty_tables, run_jobs
 
 MODEL = "test-model"
 
@@ -155,14 +155,8 @@ def _clean(app: Flask) -> None:
     from extensions import db
 
     with app.app_context():
-        tables = list(reversed(db.metadata.sorted_tables))
-        if db.engine.dialect.name == "postgresql":
-            names = ", ".join(f'"{t.name}"' for t in tables)
-            db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-        else:
-            for table in tables:
-                db.session.execute(table.delete())
-            db.session.execute(text("DELETE FROM document_search"))
+        empty_tables(db)
+        if db.engine.dialect.name != "postgresql":
             names = db.session.execute(
                 text(
                     "SELECT name FROM sqlite_master WHERE name GLOB 'passage_vectors_d[0-9]*' "

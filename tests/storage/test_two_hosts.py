@@ -22,7 +22,7 @@ from models import SCOPES
 from services.documents.s3_storage import make_client
 from tests.helpers import _TOKEN_RE
 from tests.s3_server import CREDENTIALS, new_bucket
-from tests.server import BIN, ROOT, free_port
+from tests.server import BIN, ROOT, flask_command, free_port
 
 pytestmark = [
     pytest.mark.server,
@@ -34,23 +34,11 @@ pytestmark = [
 ]
 
 
-def _flask(env: dict, *args: str) -> str:
-    done = subprocess.run(
-        [str(BIN / "flask"), "--app", "app", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def _key(env: dict, tenant: str) -> tuple[str, str]:
     name = f"key {uuid.uuid4().hex[:6]}"
-    lines = _flask(env, "keys", "create", tenant, "--name", name, "--scopes", ",".join(SCOPES))
+    lines = flask_command(
+        env, "keys", "create", tenant, "--name", name, "--scopes", ",".join(SCOPES)
+    )
     key_id, secret = lines.strip().splitlines()[0].split()[0], lines.strip().splitlines()[-1]
     return key_id, secret
 
@@ -163,10 +151,10 @@ def hosts(tmp_path_factory, s3_endpoint):
     with _database() as database_url:
         cluster = Hosts(tmp, s3_endpoint)
         env_a = cluster.env("a", database_url, bucket)
-        _flask(env_a, "db", "upgrade")
+        flask_command(env_a, "db", "upgrade")
         for slug, hourly, burst in (("shared", 100000, 10000), ("limited", 1000, 10)):
-            _flask(env_a, "tenants", "create", slug, "--plan", "enterprise")
-            _flask(
+            flask_command(env_a, "tenants", "create", slug, "--plan", "enterprise")
+            flask_command(
                 env_a, "tenants", "set-limits", slug, "--hourly", str(hourly), "--burst", str(burst)
             )
         cluster.keys = {slug: _key(env_a, slug) for slug in ("shared", "limited")}
@@ -233,7 +221,7 @@ def test_upload_on_one_host_download_search_and_list_on_the_other(hosts):
 def _portal_session(url: str, env: dict, tenant: str) -> requests.Session:
     """A tenant admin signed in to one host's portal, as a browser would be."""
     email, password = f"admin-{uuid.uuid4().hex[:6]}@example.com", uuid.uuid4().hex
-    _flask(env, "users", "create", tenant, email, "--role", "admin", "--password", password)
+    flask_command(env, "users", "create", tenant, email, "--role", "admin", "--password", password)
     browser = requests.Session()
     form = {"workspace": tenant, "email": email, "password": password}
     signed_in = browser.post(
