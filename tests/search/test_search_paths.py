@@ -160,6 +160,42 @@ def test_exact_path_without_rum_finds_the_same(app, database_url, corpus, find):
             _create_rum_if_possible(app)
 
 
+PHRASES = ['"alpha beta"', '"beta alpha"', '"alpha beta" or gamma -delta', "alpha -delta"]
+
+
+def _full_vector_index(app, using: str) -> None:
+    """Index the full search vector with `using` (rum: migration 0024; gin: without RUM)."""
+    with app.app_context():
+        for name in (postgres.SEARCH_RUM_INDEX, postgres.SEARCH_GIN_INDEX):
+            db.session.execute(text(f"DROP INDEX IF EXISTS {name}"))
+        if using == "rum":
+            method = "rum (search_vector rum_tsvector_ops)"
+            ddl = f"{postgres.SEARCH_RUM_INDEX} ON document_texts USING {method}"
+        else:
+            ddl = f"{postgres.SEARCH_GIN_INDEX} ON document_texts USING gin (search_vector)"
+        db.session.execute(text(f"CREATE INDEX {ddl}"))
+        db.session.commit()
+
+
+def test_phrases_match_alike_through_the_rum_and_the_gin_full_vector_index(
+    app, postgres_with_rum, corpus, find
+):
+    """Migration 0024 swaps GIN for RUM on the full vector (phrases checked in the index, not
+    by re-reading each vector): the same hits in the same order either way."""
+    _drop_rum(app)  # the exact path: every query is answered from the full-vector index
+    try:
+        _full_vector_index(app, "rum")
+        with_rum = {q: ids_of(find(q, limit=50)) for q in PHRASES}
+        _full_vector_index(app, "gin")
+        with_gin = {q: ids_of(find(q, limit=50)) for q in PHRASES}
+    finally:
+        _full_vector_index(app, "rum")
+        _create_rum(app)
+    assert with_rum == with_gin
+    assert len(with_rum['"alpha beta"']) == 20  # odd documents: "alpha beta" ends their run
+    assert with_rum['"beta alpha"'] == []
+
+
 def _create_rum_if_possible(app) -> None:
     with app.app_context():
         present = db.session.execute(

@@ -41,6 +41,10 @@ from services.search.scoring import (
 )
 
 RUM_INDEX = "ix_document_texts_rank_rum"
+# The full vector's index: RUM where the extension is installed (migration 0024: it keeps word
+# positions, so phrases are checked inside the index), else GIN (migration 0003).
+SEARCH_RUM_INDEX = "ix_document_texts_search_rum"
+SEARCH_GIN_INDEX = "ix_document_texts_search_vector"
 CANDIDATES = 500  # ranked per page when a query matches more (the bounded path)
 _paths: dict[str, str] = {}  # per database URL: "rum" or "gin"
 
@@ -66,7 +70,7 @@ def prepare() -> None:
     """Match through the GIN index, never a sequential scan: the planner prices `@@` as
     cheap, but on a scan it must decompress every document's full vector (seconds at 100k
     documents for a common word), while the index answers without touching them."""
-    db.session.execute(text("SET LOCAL enable_seqscan = off"))
+    db.session.execute(text("SET LOCAL enable_seqscan = off; SET LOCAL random_page_cost = 1.1"))
 
 
 def path() -> str:
