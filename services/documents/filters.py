@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
-from sqlalchemy import ColumnElement, Select, exists, func, select
+from sqlalchemy import BindParameter, ColumnElement, Select, exists, func, select
 
 from models.document import Document, DocumentStatus, DocumentTag
 
@@ -117,8 +117,9 @@ class DocumentFilters(BaseModel):
         return data
 
 
-def apply_filters(stmt: Select, tenant_id: str, filters: DocumentFilters) -> Select:
-    """`stmt` (a select over Document) narrowed to the tenant and every filter given."""
+def apply_filters(stmt: Select, tenant_id: str | BindParameter, filters: DocumentFilters) -> Select:
+    """`stmt` (a select over Document) narrowed to the tenant (a value, or a bind parameter
+    in a statement built once: listing) and every filter given."""
     stmt = stmt.where(Document.tenant_id == tenant_id)
     if filters.status:
         stmt = stmt.where(Document.status.in_([s.value for s in filters.status]))

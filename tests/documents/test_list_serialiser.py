@@ -15,6 +15,7 @@ from api.schemas.documents import DocumentListQuery
 from extensions import db
 from models import Document
 from services.documents import documents, listing, wire
+from services.documents.filters import parse_position, position_of
 
 URL = "/api/v1/documents"
 ODD_TITLES = [
@@ -119,3 +120,44 @@ def test_each_document_lists_its_own_tags_in_order(app, client, headers, awkward
             expected = [t.tag for t in db.session.get(Document, ident).tags]
             assert len(expected) == (6 if i % 2 else 0)
             assert listed[ident]["tags"] == expected
+
+
+PLAIN_SHAPES = [{}, {"sort": "title"}, {"status": ["deleted"]}, {"sort": "-updatedAt"}]
+
+
+def _walk(app, tenant_id: str, query: DocumentListQuery, limit: int) -> list[str]:
+    seen, position = [], None
+    with app.app_context():
+        while True:
+            rows, more = listing.list_page(tenant_id, query, limit, position)
+            seen += [row.id for row in rows]
+            if not more:
+                return seen
+            position = parse_position(position_of(rows[-1], query.sort), query.sort)
+
+
+@pytest.mark.parametrize("params", PLAIN_SHAPES)
+def test_the_plain_statement_built_once_walks_like_a_fresh_one_for_each_tenant(
+    app, tenant, other_tenant, awkward, store_document, monkeypatch, params
+):
+    """The plain list reuses one statement per shape with the tenant, size and position
+    bound at execution: walked for one tenant, then another, then the first again, each
+    gets exactly its own documents, as the statement built per request gives them."""
+    theirs = [store_document(other_tenant, f"theirs {i}".encode()) for i in range(3)]
+    query = DocumentListQuery.model_validate(params)
+    assert listing._is_plain(query)
+    reused = [_walk(app, t.id, query, 2) for t in (tenant, other_tenant, tenant)]
+    monkeypatch.setattr(listing, "_is_plain", lambda _filters: False)
+    fresh = [_walk(app, t.id, query, 2) for t in (tenant, other_tenant)]
+    assert reused == [fresh[0], fresh[1], fresh[0]]
+    assert not set(reused[0]) & set(theirs)
+    if "status" not in params:
+        assert sorted(reused[1]) == sorted(theirs)
+        assert len(reused[0]) == len(awkward) - 1  # one is in the trash
+    assert listing._plain_statement.cache_info().hits > 0
+
+
+def test_a_filtered_list_builds_its_own_statement(app, tenant, awkward):
+    query = DocumentListQuery.model_validate({"tag": ["alpha"]})
+    assert not listing._is_plain(query)
+    assert len(_walk(app, tenant.id, query, 2)) == 2  # documents 1 and 5 (3 is in the trash)
