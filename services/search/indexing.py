@@ -69,31 +69,44 @@ def refresh(document: Document) -> None:
 
     Call it in the transaction that changed any of them (PATCH, upload, extraction)."""
     row = text_row(document)
-    params = {
-        "id": document.id,
-        "tenant": document.tenant_id,
-        # Without the highlight markers: SQLite builds snippets from these copies.
-        "title": unmarked(document.title or ""),
-        "keywords": unmarked(keywords_of(document)),
-        "body": unmarked((row.text or "")[:INDEX_MAX_CHARS]),
-    }
+    params = entry(
+        document.id, document.tenant_id, document.title or "", keywords_of(document), row.text
+    )
     if dialect() == "postgresql":
         db.session.execute(
             text(_pg_update_sql(":title", ":keywords", ":body") + " WHERE document_id = :id"),
             {**params, "cfg": PG_CONFIG, "lead": RANK_LEAD_CHARS},
         )
     else:
-        rowid = fts_rowid(document.id)
-        db.session.execute(
-            text("DELETE FROM document_search WHERE rowid = :rowid"), {"rowid": rowid}
-        )
-        db.session.execute(
-            text(
-                "INSERT INTO document_search (rowid, document_id, tenant_id, title, keywords, body)"
-                " VALUES (:rowid, :id, :tenant, :title, :keywords, :body)"
-            ),
-            {**params, "rowid": rowid},
-        )
+        write_fts_entries([params])
+
+
+def entry(document_id: str, tenant_id: str, title: str, keywords: str, body: str | None) -> dict:
+    """The indexed fields of one document, without the highlight markers (SQLite builds
+    snippets from these copies) and with the text cut at INDEX_MAX_CHARS."""
+    return {
+        "id": document_id,
+        "tenant": tenant_id,
+        "title": unmarked(title),
+        "keywords": unmarked(keywords),
+        "body": unmarked((body or "")[:INDEX_MAX_CHARS]),
+    }
+
+
+def write_fts_entries(entries: list[dict]) -> None:
+    """SQLite: replace the FTS5 rows of these `entry()`s (one statement each, executemany)."""
+    rows = [{**e, "rowid": fts_rowid(e["id"])} for e in entries]
+    db.session.execute(
+        text("DELETE FROM document_search WHERE rowid = :rowid"),
+        [{"rowid": r["rowid"]} for r in rows],
+    )
+    db.session.execute(
+        text(
+            "INSERT INTO document_search (rowid, document_id, tenant_id, title, keywords, body)"
+            " VALUES (:rowid, :id, :tenant, :title, :keywords, :body)"
+        ),
+        rows,
+    )
 
 
 # The tsvector of one document: title A, tags and metadata values B, text C.
