@@ -2,12 +2,28 @@
 
 Words follow a Zipf distribution (rank-frequency ~ 1/rank^1.07, as in English prose) over a
 vocabulary of common English function words followed by synthetic pronounceable words, so
-a few terms are in almost every document and most are rare. Rows are loaded with COPY and
-the tsvectors are built by services.text_index.rebuild_vectors, the same SQL the app uses.
+a few terms are in almost every document and most are rare. One seed gives the same
+documents, vocabulary and text on either database (only the random document ids differ).
+
+PostgreSQL: rows are loaded with COPY and the tsvectors are built by
+services.search.indexing.rebuild_vectors, the same SQL the app uses; then VACUUM (ANALYZE).
 
     createdb -h 127.0.0.1 -U postgres dms_bench_search
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search \\
         .venv/bin/python bench/generate_search_corpus.py --documents 100000
+
+SQLite (the embedded default): rows are inserted with executemany, 5,000 documents per
+transaction, and each batch's FTS5 rows of `document_search` are written in the same
+transaction by services.search.indexing.write_fts_entries, the statements the app runs.
+Use a fresh file and a state file of its own, so the PostgreSQL state is kept:
+
+    DATABASE_URL=sqlite:////abs/path/instance/bench-search.sqlite3 \\
+        .venv/bin/python bench/generate_search_corpus.py --documents 100000 \\
+        --state instance/search-bench-sqlite.json
+    DATABASE_URL=sqlite:////abs/path/instance/bench-search.sqlite3 \\
+    REDIS_URL=redis://127.0.0.1:6379/11 DMS_REDIS_PREFIX=bench-sqlite \\
+        .venv/bin/python bench/search_bench.py --state instance/search-bench-sqlite.json \\
+        --limit 20 --requests 100
 
 Prints nothing secret; writes the tenant, an API key and the vocabulary to --state
 (instance/, git-ignored, mode 0600)."""
@@ -21,6 +37,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -89,8 +106,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--state", default="instance/search-bench.json")
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        sys.exit("DATABASE_URL must point at the PostgreSQL benchmark database")
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres", "sqlite")):
+        sys.exit("DATABASE_URL must point at the PostgreSQL or SQLite benchmark database")
 
     from flask_migrate import upgrade
 
@@ -116,16 +134,11 @@ def main() -> None:
         key, secret = api_keys.create_key(tenant, "search bench", list(SCOPES), actor)
         db.session.commit()
         key_id = key.id
-        _load(db, tenant.id, args.documents, words, cumulative, rng)
-        total = args.documents
-        with tqdm(total=total, desc="tsvectors", unit="doc") as bar:
-            for done in indexing.rebuild_vectors(tenant.id):
-                bar.update(done)
-        db.session.commit()
-        # Building the vectors rewrote every row: VACUUM (as autovacuum eventually would) so
-        # the benchmark does not read 100,000 dead rows and an unset visibility map.
-        with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            conn.execute(db.text("VACUUM (ANALYZE) documents, document_texts"))
+        batches = _batches(tenant.id, args.documents, words, cumulative, rng)
+        if indexing.dialect() == "postgresql":
+            _load_postgres(db, indexing, tenant.id, args.documents, batches)
+        else:
+            _load_sqlite(db, indexing, args.documents, batches)
     Path(args.state).write_text(
         json.dumps(
             {
@@ -141,47 +154,114 @@ def main() -> None:
     print(f"tenant {args.tenant}: {args.documents} documents; state in {args.state}")
 
 
-def _load(db, tenant_id: str, count: int, words, cumulative, rng) -> None:
-    """COPY documents, their tags and their texts, 5,000 rows per round trip."""
+BATCH = 5000
+
+
+def _batches(tenant_id: str, count: int, words, cumulative, rng) -> Iterator[tuple]:
+    """(documents, texts, tags) as dicts, BATCH documents at a time: the same draws from
+    `rng` in the same order on both databases, so one seed gives one corpus."""
     from models.base import new_id
 
-    raw = db.session.connection().connection.driver_connection
     start = datetime(2024, 1, 1, tzinfo=UTC)
-    batch = 5000
+    for offset in range(0, count, BATCH):
+        documents, texts, tags = [], [], []
+        for _ in range(min(BATCH, count - offset)):
+            doc_id = new_id("doc")
+            created = start + timedelta(minutes=rng.randint(0, 1_000_000))
+            title = " ".join(draw(words[60:], cumulative[: len(words) - 60], 5, rng))
+            text = document_text(words, cumulative, rng)
+            documents.append(
+                {"id": doc_id, "tenant_id": tenant_id, "title": title.title(),
+                 "filename": "doc.txt", "content_type": "text/plain", "size": len(text),
+                 "sha256": "0" * 64, "status": "active",
+                 "metadata": {"department": rng.choice(DEPARTMENTS)}, "text_status": "done",
+                 "current_version": 1, "created_by": "bench", "created_at": created,
+                 "updated_at": created}
+            )  # fmt: skip
+            texts.append(
+                {"document_id": doc_id, "tenant_id": tenant_id, "text": text,
+                 "version_number": 1, "attempts": 1, "updated_at": created}
+            )  # fmt: skip
+            tags += [
+                {"document_id": doc_id, "tag": t, "tenant_id": tenant_id}
+                for t in rng.sample(TAGS, rng.randint(0, 3))
+            ]
+        yield documents, texts, tags
+
+
+def _load_postgres(db, indexing, tenant_id: str, count: int, batches) -> None:
+    """COPY documents, their tags and their texts, a batch per round trip; then both
+    tsvectors with indexing.rebuild_vectors (the app's SQL), then VACUUM (ANALYZE)."""
+    raw = db.session.connection().connection.driver_connection
     with tqdm(total=count, desc="documents", unit="doc") as bar:
-        for offset in range(0, count, batch):
-            rows, texts, tags = [], [], []
-            for _ in range(min(batch, count - offset)):
-                doc_id = new_id("doc")
-                created = start + timedelta(minutes=rng.randint(0, 1_000_000))
-                title = " ".join(draw(words[60:], cumulative[: len(words) - 60], 5, rng))
-                text = document_text(words, cumulative, rng)
-                meta = json.dumps({"department": rng.choice(DEPARTMENTS)})
-                rows.append(
-                    (doc_id, tenant_id, title.title(), "doc.txt", "text/plain", len(text),
-                     "0" * 64, "active", meta, "done", 1, "bench", created, created)
-                )  # fmt: skip
-                texts.append((doc_id, tenant_id, text, 1, 1, created))
-                tags += [(doc_id, t, tenant_id) for t in rng.sample(TAGS, rng.randint(0, 3))]
+        for documents, texts, tags in batches:
             with raw.cursor() as cur:
                 with cur.copy(
                     "COPY documents (id, tenant_id, title, filename, content_type, size, sha256,"
                     " status, metadata, text_status, current_version, created_by, created_at,"
                     " updated_at) FROM STDIN"
                 ) as copy:
-                    for row in rows:
-                        copy.write_row(row)
+                    for d in documents:
+                        copy.write_row(
+                            (d["id"], d["tenant_id"], d["title"], d["filename"],
+                             d["content_type"], d["size"], d["sha256"], d["status"],
+                             json.dumps(d["metadata"]), d["text_status"], d["current_version"],
+                             d["created_by"], d["created_at"], d["updated_at"])
+                        )  # fmt: skip
                 with cur.copy("COPY document_tags (document_id, tag, tenant_id) FROM STDIN") as c:
-                    for row in tags:
-                        c.write_row(row)
+                    for t in tags:
+                        c.write_row((t["document_id"], t["tag"], t["tenant_id"]))
                 with cur.copy(
                     "COPY document_texts (document_id, tenant_id, text, version_number,"
                     " attempts, updated_at) FROM STDIN"
                 ) as copy:
-                    for row in texts:
-                        copy.write_row(row)
+                    for t in texts:
+                        copy.write_row(
+                            (t["document_id"], t["tenant_id"], t["text"], t["version_number"],
+                             t["attempts"], t["updated_at"])
+                        )  # fmt: skip
             raw.commit()
-            bar.update(len(rows))
+            bar.update(len(documents))
+    with tqdm(total=count, desc="tsvectors", unit="doc") as bar:
+        for done in indexing.rebuild_vectors(tenant_id):
+            bar.update(done)
+    db.session.commit()
+    # Building the vectors rewrote every row: VACUUM (as autovacuum eventually would) so
+    # the benchmark does not read 100,000 dead rows and an unset visibility map.
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(db.text("VACUUM (ANALYZE) documents, document_texts"))
+
+
+def _load_sqlite(db, indexing, count: int, batches) -> None:
+    """INSERT documents, tags and texts with executemany, a batch per transaction, and
+    their FTS5 rows in the same transaction with indexing.write_fts_entries (the statements
+    indexing.refresh runs for each document in the app). No ANALYZE: the app never runs it,
+    so the benchmark plans queries as a quick start does. The WAL is checkpointed."""
+    from sqlalchemy import insert
+
+    from models import Document, DocumentTag
+    from models.document_text import DocumentText
+
+    with tqdm(total=count, desc="documents + FTS5", unit="doc") as bar:
+        for documents, texts, tags in batches:
+            db.session.execute(insert(Document.__table__), documents)
+            if tags:
+                db.session.execute(insert(DocumentTag.__table__), tags)
+            db.session.execute(insert(DocumentText.__table__), texts)
+            keywords: dict[str, list[str]] = {d["id"]: [] for d in documents}
+            for t in tags:
+                keywords[t["document_id"]].append(t["tag"])
+            entries = []
+            for d, t in zip(documents, texts, strict=True):
+                words = " ".join([*keywords[d["id"]], *map(str, d["metadata"].values())])
+                entries.append(
+                    indexing.entry(d["id"], d["tenant_id"], d["title"], words, t["text"])
+                )
+            indexing.write_fts_entries(entries)
+            db.session.commit()
+            bar.update(len(documents))
+    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(db.text("PRAGMA wal_checkpoint(TRUNCATE)"))
 
 
 if __name__ == "__main__":
