@@ -23,7 +23,7 @@ Use a fresh file and a state file of its own, so the PostgreSQL state is kept:
     DATABASE_URL=sqlite:////abs/path/instance/bench-search.sqlite3 \\
     REDIS_URL=redis://127.0.0.1:6379/11 DMS_REDIS_PREFIX=bench-sqlite \\
         .venv/bin/python bench/search_bench.py --state instance/search-bench-sqlite.json \\
-        --limit 20 --requests 100
+        --port 5091 --limit 20 --requests 100
 
 Prints nothing secret; writes the tenant, an API key and the vocabulary to --state
 (instance/, git-ignored, mode 0600)."""
