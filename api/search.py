@@ -9,7 +9,7 @@ from api.envelope import ok_list
 from api.schemas.search import SearchHit, SearchQuery
 from api.validation import query_args, responds
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
-from services.documents.wire import document_data
+from services.documents.wire import documents_data
 from services.search import hybrid
 from tenancy import current_tenant
 
@@ -30,14 +30,15 @@ def search_documents(query: SearchQuery):
     page = hybrid.search(
         current_tenant.id, query.q, query, query.limit, position, recency=query.recency
     )
+    listed = documents_data([hit.document for hit in page.hits])  # one workflow query
     hits = [
         {
-            "document": document_data(hit.document),
+            "document": document,
             "score": hit.score,
             "highlights": hit.highlights,
             "signals": hit.signals,
         }
-        for hit in page.hits
+        for document, hit in zip(listed, page.hits, strict=True)
     ]
     next_cursor = encode_cursor(binding, page.next_position) if page.next_position else None
     return ok_list(

@@ -11,7 +11,7 @@ from api.envelope import ok_list
 from api.openapi_rules import operation
 from api.validation import query_args, responds
 from services.documents import documents
-from services.documents.wire import DocumentOut, document_data
+from services.documents.wire import DocumentOut, documents_data
 from services.semantic import similar
 from tenancy import current_tenant
 
@@ -39,5 +39,6 @@ def list_similar_documents(document_id: str, query: SimilarQuery):
     the document has no vectors yet."""
     document = documents.get_document(current_tenant.id, document_id)
     found, used = similar.similar_documents(document, query.limit)
-    data = [{"document": document_data(d), "similarity": s} for d, s in found]
+    listed = documents_data([d for d, _ in found])  # one workflow query for the page
+    data = [{"document": d, "similarity": s} for d, (_, s) in zip(listed, found, strict=True)]
     return ok_list(data, limit=query.limit, next_cursor=None, extra_meta={"aiSignalsUsed": used})

@@ -4,12 +4,14 @@ documents service (as an upload makes it), and the RQ worker run in burst mode."
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from flask import Flask
 from rq import SimpleWorker
-from sqlalchemy import text
+from sqlalchemy import event, text
 
-from extensions import redis_store
+from extensions import db, redis_store
 from jobs.worker import AppWorker
 from services.core import queue, transaction
 from services.core.actors import Actor
@@ -66,3 +68,20 @@ def empty_tables(db) -> None:
         for table in tables:
             db.session.execute(table.delete())
         db.session.execute(text("DELETE FROM document_search"))
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements `app` runs inside the block."""
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args):
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)

@@ -5,33 +5,13 @@ Two app objects on the same database and Redis stand in for two web processes.""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
-from sqlalchemy import event, text
+from sqlalchemy import text
 
 from tests.helpers import auth_headers
+from tests.support import statements
 
 URL = "/api/v1/documents"
 DEAD_REDIS = "redis://127.0.0.1:1/0"
-
-
-@contextmanager
-def statements(app):
-    """The SQL statements `app` runs inside the block."""
-    from extensions import db
-
-    seen: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args):
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _key_reads(seen: list[str]) -> list[str]:

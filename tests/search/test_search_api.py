@@ -10,6 +10,7 @@ from extensions import db
 from models import Document
 from tests.helpers import auth_headers
 from tests.search.conftest import ids_of
+from tests.support import statements
 
 
 def test_title_match_outranks_a_body_match(index_documents, tenant, find):
@@ -198,3 +199,17 @@ def test_text_still_pending_is_found_by_title(app, tenant, find):
     response = find("quokka")
     assert ids_of(response) == [doc]
     assert response.get_json()["data"][0]["document"]["textStatus"] == "pending"
+
+
+def test_a_page_of_hits_runs_as_many_statements_as_a_page_of_one(
+    app, index_documents, tenant, find
+):
+    """The hits' documents are serialised together (one workflow query for the page), not
+    one query per hit."""
+    index_documents(tenant, *({"text": f"needle number {i}"} for i in range(12)))
+    assert len(ids_of(find("needle", limit=12))) == 12  # warm: key cache, last-used
+    with statements(app) as one:
+        assert len(ids_of(find("needle", limit=1))) == 1
+    with statements(app) as twelve:
+        assert len(ids_of(find("needle", limit=12))) == 12
+    assert len(twelve) == len(one)
