@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import func, literal, literal_column, select
+from sqlalchemy import literal, literal_column, select
 from sqlalchemy.dialects.postgresql import TSVECTOR
 
 from extensions import db
 from models import DocumentText
-from services.search.engines import sqlite
-from services.search.indexing import PG_CONFIG, dialect
+from services.search.engines import postgres, sqlite
+from services.search.indexing import dialect
 from services.search.query_syntax import _WORD, SearchQuery, Term
 
 _CHUNK = 20  # phrases per query
@@ -34,11 +34,9 @@ def documents_with_any(tenant_id: str, phrases: Iterable[str]) -> set[str]:
 
 def _matching(tenant_id: str, query: SearchQuery) -> list[str]:
     if dialect() == "postgresql":
-        config = literal_column(f"'{PG_CONFIG}'::regconfig")
         vector = literal_column("document_texts.search_vector", TSVECTOR)
         stmt = select(DocumentText.document_id).where(
-            DocumentText.tenant_id == tenant_id,
-            vector.op("@@")(func.websearch_to_tsquery(config, literal(query.websearch()))),
+            DocumentText.tenant_id == tenant_id, vector.op("@@")(postgres.tsquery(query))
         )
     else:
         fts = literal_column("document_search")

@@ -25,6 +25,7 @@ class Term:
     words: tuple[str, ...]
 
     def websearch(self) -> str:
+        """For PostgreSQL's websearch_to_tsquery (the engine combines the terms' queries)."""
         return self.words[0] if len(self.words) == 1 else '"' + " ".join(self.words) + '"'
 
     def fts5(self) -> str:
@@ -41,12 +42,6 @@ class SearchQuery:
     @property
     def words(self) -> list[str]:
         return [w for group in self.groups for term in group for w in term.words]
-
-    def websearch(self) -> str:
-        """For PostgreSQL's websearch_to_tsquery."""
-        parts = [" or ".join(t.websearch() for t in group) for group in self.groups]
-        parts += ["-" + t.websearch() for t in self.excluded]
-        return " ".join(parts)
 
     def fts5(self) -> str:
         """An FTS5 MATCH expression built only from quoted tokens and operators."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 import clock
 from extensions import db
 from models import Document
@@ -213,3 +215,30 @@ def test_a_page_of_hits_runs_as_many_statements_as_a_page_of_one(
     with statements(app) as twelve:
         assert len(ids_of(find("needle", limit=12))) == 12
     assert len(twelve) == len(one)
+
+
+@pytest.mark.parametrize(
+    ("q", "expected"),
+    [
+        ('"annual report" or budget -draft', {"report", "budget"}),
+        ("annual or budget -draft", {"report", "budget"}),
+        ('"annual report" -draft', {"report"}),
+        ('"annual report" or budget', {"report", "budget", "report draft", "budget draft"}),
+        ("annual budget or report", {"report", "report draft"}),
+    ],
+)
+def test_groups_alternatives_and_exclusions_read_alike_on_both_engines(
+    index_documents, tenant, find, q, expected
+):
+    """Every group must match, any term of a group may, no excluded term may (PostgreSQL read
+    `"a b" or c -d` as `a <-> b | (c & !d)`: a draft holding the phrase was found)."""
+    index_documents(
+        tenant,
+        {"title": "report", "text": "the annual report for the year"},
+        {"title": "report draft", "text": "draft of the annual report"},
+        {"title": "budget", "text": "budget figures"},
+        {"title": "budget draft", "text": "draft budget figures"},
+        {"title": "neither", "text": "minutes of the meeting"},
+    )
+    found = {hit["document"]["title"] for hit in find(q, limit=50).get_json()["data"]}
+    assert found == expected

@@ -1,5 +1,6 @@
-"""The PostgreSQL search engine: websearch_to_tsquery over the GIN-indexed tsvector,
-ts_rank_cd for relevance, ts_headline for snippets (see services/search.py).
+"""The PostgreSQL search engine: a tsquery built from websearch_to_tsquery per term, matched
+against the RUM- (or GIN-) indexed tsvector, ts_rank_cd for relevance, ts_headline for
+snippets (see services/search/search.py).
 
 Candidates (docs/search.md, "Common words"): where the RUM extension is installed, migration
 0023 adds a RUM index on `rank_vector`, which returns matching documents nearest first by
@@ -10,6 +11,7 @@ Without the index (a managed PostgreSQL without RUM) every search takes the exac
 from __future__ import annotations
 
 from datetime import datetime
+from functools import reduce
 
 from sqlalchemy import (
     Float,
@@ -24,6 +26,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.sql.functions import Function
 
 from extensions import db
 from models import Document, DocumentText
@@ -60,10 +63,23 @@ _HEADLINE = (
 _TITLE_HEADLINE = f'StartSel="{MARK_START}", StopSel="{MARK_END}", HighlightAll=true'
 
 
-def _tsquery(query: SearchQuery):
-    return func.websearch_to_tsquery(
-        literal_column(f"'{PG_CONFIG}'::regconfig"), literal(query.websearch())
-    )
+def tsquery(query: SearchQuery):
+    """The query's tsquery, combined in SQL from one websearch_to_tsquery per term: every
+    group must match, any term of a group may, no excluded term may (docs/search.md).
+    (websearch_to_tsquery of the whole text reads `"a b" or c -d` as `a <-> b | (c & !d)`:
+    the exclusion would bind to the last word only.)"""
+    config = literal_column(f"'{PG_CONFIG}'::regconfig")
+
+    def term(t) -> Function:
+        return func.websearch_to_tsquery(config, literal(t.websearch()))
+
+    combined = None
+    for group in query.groups:
+        either = reduce(func.tsquery_or, (term(t) for t in group))
+        combined = either if combined is None else func.tsquery_and(combined, either)
+    for excluded in query.excluded:
+        combined = func.tsquery_and(combined, func.tsquery_not(term(excluded)))
+    return combined
 
 
 def prepare() -> None:
@@ -99,9 +115,9 @@ def ranked(
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
     of the CANDIDATES whose rank vector is nearest the query by the RUM index's distance
     only, with `window`, how many candidates there were (fewer than CANDIDATES: all)."""
-    tsquery = _tsquery(query)
+    query_ts = tsquery(query)
     keyword = func.ts_rank_cd(
-        literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, tsquery, _RANK_NORMALISATION
+        literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, query_ts, _RANK_NORMALISATION
     )
     age_seconds = func.greatest(
         extract("epoch", literal(as_of, UTCDateTime()) - Document.updated_at), 0
@@ -119,13 +135,13 @@ def ranked(
         stmt = (
             select(*columns)
             .join(DocumentText, DocumentText.document_id == Document.id)
-            .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(tsquery))
+            .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(query_ts))
         )
         return apply_filters(stmt, tenant_id, filters)
     nearest = (
         select(DocumentText.document_id)
-        .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(tsquery))
-        .order_by(_RANK_VECTOR.op("<=>", return_type=Float)(tsquery))
+        .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(query_ts))
+        .order_by(_RANK_VECTOR.op("<=>", return_type=Float)(query_ts))
         .limit(CANDIDATES)
         .cte("candidates")
     )
@@ -148,7 +164,7 @@ def matching(tenant_id: str, query: SearchQuery, ids: list[str]) -> set[str]:
     stmt = select(DocumentText.document_id).where(
         DocumentText.tenant_id == tenant_id,
         DocumentText.document_id.in_(ids),
-        _VECTOR.op("@@")(_tsquery(query)),
+        _VECTOR.op("@@")(tsquery(query)),
     )
     return set(db.session.scalars(stmt))
 
@@ -163,15 +179,15 @@ def highlights(
 ) -> dict[str, list[tuple[str, str]]]:
     """(field, snippet with markers) per document of the page; computed for the page only."""
     config = literal_column(f"'{PG_CONFIG}'::regconfig")
-    tsquery = _tsquery(query)
+    query_ts = tsquery(query)
     stmt = (
         select(
             Document.id,
-            func.ts_headline(config, _unmarked(Document.title), tsquery, _TITLE_HEADLINE),
+            func.ts_headline(config, _unmarked(Document.title), query_ts, _TITLE_HEADLINE),
             func.ts_headline(
                 config,
                 _unmarked(func.left(DocumentText.text, HEADLINE_MAX_CHARS)),
-                tsquery,
+                query_ts,
                 _HEADLINE,
             ),
         )
