@@ -99,6 +99,25 @@ def test_marker_characters_in_a_document_never_become_markup(index_documents, te
     assert "<mark>markerprobe</mark>" in fields["text"]
 
 
+def test_text_snippets_come_from_the_lead_or_from_further_in(index_documents, tenant, find):
+    """PostgreSQL parses the lead first (HEADLINE_LEAD_CHARS) and the rest only for a
+    document without a match there; either way each hit gets its own text snippet."""
+    filler = "meeting notes about nothing in particular " * 100  # 4,200 characters
+    early, late, both = index_documents(
+        tenant,
+        {"title": "Early", "text": "the glacier moved " + filler},
+        {"title": "Late", "text": filler + " the glacier moved"},
+        {"title": "Both", "text": "a glacier " + filler + " another glacier"},
+    )
+    hits = {h["document"]["id"]: h for h in find("glacier", limit=10).get_json()["data"]}
+    assert set(hits) == {early, late, both}
+    for ident in (early, late, both):
+        (snippet,) = [h["snippet"] for h in hits[ident]["highlights"] if h["field"] == "text"]
+        assert "<mark>glacier</mark>" in snippet
+    late_snippet = hits[late]["highlights"][0]["snippet"]
+    assert late_snippet.rstrip().endswith("<mark>glacier</mark> moved")
+
+
 def test_text_only_match_has_no_title_highlight(index_documents, tenant, find):
     index_documents(tenant, {"title": "Plain title", "text": "The glacier moved slowly."})
     (hit,) = find("glacier").get_json()["data"]
