@@ -12,6 +12,7 @@ it (services/search/entity_signal.py)."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -69,11 +70,12 @@ def search(
     engine.prepare()
     boost = entity_signal.for_query(tenant_id, q)
     rows = None
-    if boost is None and engine.path() == "rum":  # a common word ranks the nearest candidates
+    stands = _bounded_rule(engine) if boost is None else None  # a boost has no bound
+    if stands is not None:  # rank a bounded set of candidates first
         bounded = engine.ranked(tenant_id, query, filters, as_of, recency, bounded=True)
         rows = _page(bounded, None, after, limit)
-        if not _bounded_page_stands(tenant_id, query, rows, limit):
-            rows = None  # few matches, the walk is past the candidates, or a cut lead word
+        if not stands(tenant_id, query, rows, limit):
+            rows = None  # the engine cannot vouch for this page: the exact path after the cursor
     if rows is None:
         exact = engine.ranked(tenant_id, query, filters, as_of, recency)
         rows = _page(exact, boost, after, limit)
@@ -128,7 +130,18 @@ def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: in
     return list(db.session.execute(stmt).all())
 
 
-def _bounded_page_stands(tenant_id: str, query, rows: list, limit: int) -> bool:
+def _bounded_rule(engine) -> Callable[[str, Any, list, int], bool] | None:
+    """The engine's rule for keeping a page of its bounded path (`ranked(..., bounded=True)`),
+    or None where it has none. SQLite: an exact rule (sqlite.page_stands: the page is proven
+    to be the exact page). PostgreSQL with the RUM index: _rum_page_stands (the candidates
+    are the RUM index's nearest, an approximation: docs/search.md). PostgreSQL without it:
+    none, every page is exact."""
+    if engine is sqlite:
+        return lambda _tenant_id, _query, rows, limit: sqlite.page_stands(rows, limit)
+    return _rum_page_stands if engine.path() == "rum" else None
+
+
+def _rum_page_stands(tenant_id: str, query, rows: list, limit: int) -> bool:
     """A bounded page stands when the query had a full window of candidates (else all its
     rank matches were candidates but not its matches past the lead: the exact path is cheap
     and complete), the page is full inside it (else the walk has passed the candidates), and
@@ -142,7 +155,8 @@ def _bounded_page_stands(tenant_id: str, query, rows: list, limit: int) -> bool:
 def path() -> str:
     """Which search path this database offers: "rum" (PostgreSQL with the RUM index: common
     words rank a bounded set of candidates), "gin" (PostgreSQL, every match ranked), or
-    "fts5" (SQLite). /internal/health reports it."""
+    "fts5" (SQLite: a bounded set of candidates, kept only when provably exact).
+    /internal/health reports it."""
     return _engine().path()
 
 

@@ -1,11 +1,18 @@
 """The SQLite search engine: the FTS5 table `document_search`, bm25 for relevance,
-highlight() and snippet() for highlights (see services/search.py)."""
+highlight() and snippet() for highlights (see services/search.py).
+
+The bounded path (docs/search.md, "What to expect from SQLite at 100,000 documents"): ranking
+every match of a common word reads each match's stored row (for `document_id`) and its
+document. `ranked(..., bounded=True)` takes the CANDIDATES best matches by bm25 from FTS5
+alone, which reads no stored row to choose them, and ranks only those; `page_stands()` keeps
+the page when it is provably the exact path's page, else search.py runs the exact path."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from sqlalchemy import Select, column, func, literal, literal_column, select, table
+from sqlalchemy.orm import aliased
 
 from extensions import db
 from models import Document
@@ -25,6 +32,9 @@ _FTS_NAME = literal_column("document_search")
 # bm25 column weights: title, keywords (tags and metadata), body, then the unindexed ids.
 _WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
 _SNIPPET_TOKENS = 24
+# Matches ranked by the bounded path (of all tenants: bm25 orders them before any stored row
+# is read, so the tenant is checked after). Only speed depends on it, never the results.
+CANDIDATES = 500
 
 
 def _match(query: SearchQuery):
@@ -49,24 +59,88 @@ def ranked(
     *,
     bounded: bool = False,
 ) -> Select:
-    """id, keyword, recency and score of every matching document in the tenant."""
-    keyword = -func.bm25(_FTS_NAME, *_WEIGHTS)
+    """id, keyword, recency and score of every matching document in the tenant; `bounded`:
+    of the CANDIDATES best matches by bm25 only (all tenants' matches compete, this tenant's
+    are kept), with `window`, how many candidates there were (fewer than CANDIDATES: every
+    match), and `bound`, no left-out match scores above it (page_stands())."""
     stored_as_of = as_of.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-    age_days = func.max(func.julianday(stored_as_of) - func.julianday(Document.updated_at), 0)
-    recency_signal = 1.0 / (1.0 + age_days / RECENCY_HALF_LIFE_DAYS)
-    raw = keyword * (1.0 + RECENCY_WEIGHT * recency_signal) if recency else keyword
-    stmt = (
-        select(
+
+    def recency_of(updated_at):
+        age_days = func.max(func.julianday(stored_as_of) - func.julianday(updated_at), 0)
+        return 1.0 / (1.0 + age_days / RECENCY_HALF_LIFE_DAYS)
+
+    def scored(keyword, *extra) -> Select:
+        recency_signal = recency_of(Document.updated_at)
+        raw = keyword * (1.0 + RECENCY_WEIGHT * recency_signal) if recency else keyword
+        return select(
             Document.id.label("id"),
             func.round(keyword, SCORE_DECIMALS).label("keyword"),
             recency_signal.label("recency"),
             func.round(raw, SCORE_DECIMALS).label("score"),
+            *extra,
         )
-        .select_from(FTS)
-        .join(Document, Document.id == FTS.c.document_id)
-        .where(_match(query), FTS.c.tenant_id == tenant_id)
+
+    if not bounded:
+        stmt = (
+            scored(-func.bm25(_FTS_NAME, *_WEIGHTS))
+            .select_from(FTS)
+            .join(Document, Document.id == FTS.c.document_id)
+            .where(_match(query), FTS.c.tenant_id == tenant_id)
+        )
+        return apply_filters(stmt, tenant_id, filters)
+
+    # The best CANDIDATES by bm25 (ascending: FTS5's bm25 is the negated relevance). Only
+    # rowid and bm25 are selected, so SQLite's sorter keeps the best rows without FTS5
+    # loading any stored row; then each candidate's row is read once, by rowid.
+    bm25 = func.bm25(_FTS_NAME, *_WEIGHTS).label("bm25")
+    best = (
+        select(FTS.c.rowid.label("rowid"), bm25)
+        .where(_match(query))
+        .order_by(bm25)
+        .limit(CANDIDATES)
+        .subquery("best")
+    )
+    stored = FTS.alias("stored")
+    candidates = (
+        select(stored.c.document_id, stored.c.tenant_id, best.c.bm25)
+        .select_from(best.join(stored, stored.c.rowid == best.c.rowid))
+        .cte("candidates")
+    )
+    # A match left out has keyword <= the worst candidate's (all tenants' candidates: the
+    # bound holds for this tenant's matches too) and recency <= that of the tenant's newest
+    # document (recency falls with age; the same expression, so the same floats order alike).
+    floor = -select(func.max(candidates.c.bm25)).scalar_subquery()
+    newest = aliased(Document)
+    newest_change = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
+    recency_cap = recency_of(newest_change.scalar_subquery())
+    bound = floor * (1.0 + RECENCY_WEIGHT * recency_cap) if recency else floor
+    stmt = (
+        scored(
+            -candidates.c.bm25,
+            select(func.count()).select_from(candidates).scalar_subquery().label("window"),
+            bound.label("bound"),
+        )
+        .select_from(candidates)
+        .join(Document, Document.id == candidates.c.document_id)
+        .where(candidates.c.tenant_id == tenant_id)
     )
     return apply_filters(stmt, tenant_id, filters)
+
+
+def page_stands(rows: list, limit: int) -> bool:
+    """Whether a bounded page (limit + 1 rows after the cursor, best first) is the exact
+    path's page. Yes when the query had fewer than CANDIDATES matches (every match was
+    ranked). Else when the page is full and its last row scores above `bound`: every match
+    left out scores at most `bound` before rounding, so at most `bound` + 0.5e-6 after
+    rounding to SCORE_DECIMALS, and a row scoring more than `bound` + 1e-6 is ahead of all of
+    them (strictly: a tie would be broken by id and might not be). The filters only remove
+    candidates: a page they leave short is not proven (the exact path continues)."""
+    if not rows:
+        return False
+    if rows[0].window < CANDIDATES:
+        return True
+    margin = 10.0**-SCORE_DECIMALS
+    return len(rows) > limit and float(rows[-1].score) > float(rows[0].bound) + margin
 
 
 def highlights(
