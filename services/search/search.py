@@ -70,7 +70,7 @@ def search(
     engine.prepare()
     boost = entity_signal.for_query(tenant_id, q)
     rows = None
-    stands = _bounded_rule(engine) if boost is None else None  # a boost has no bound
+    stands = _bounded_rule(engine, query) if boost is None else None  # a boost has no bound
     if stands is not None:  # rank a bounded set of candidates first
         bounded = engine.ranked(tenant_id, query, filters, as_of, recency, bounded=True)
         rows = _page(bounded, None, after, limit)
@@ -130,26 +130,15 @@ def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: in
     return list(db.session.execute(stmt).all())
 
 
-def _bounded_rule(engine) -> Callable[[str, Any, list, int], bool] | None:
-    """The engine's rule for keeping a page of its bounded path (`ranked(..., bounded=True)`),
-    or None where it has none. SQLite: an exact rule (sqlite.page_stands: the page is proven
-    to be the exact page). PostgreSQL with the RUM index: _rum_page_stands (the candidates
-    are the RUM index's nearest, an approximation: docs/search.md). PostgreSQL without it:
-    none, every page is exact."""
+def _bounded_rule(engine, query) -> Callable[[str, Any, list, int], bool] | None:
+    """The engine's rule for keeping a page of its bounded path (`ranked(..., bounded=True)`)
+    of this query, or None where it has none. SQLite: an exact rule (sqlite.page_stands: the
+    page is proven to be the exact page). PostgreSQL with the RUM index, for words that must
+    all match: postgres.page_stands (the candidates are the RUM index's nearest, an
+    approximation: docs/search.md). Otherwise none: every page is exact."""
     if engine is sqlite:
         return lambda _tenant_id, _query, rows, limit: sqlite.page_stands(rows, limit)
-    return _rum_page_stands if engine.path() == "rum" else None
-
-
-def _rum_page_stands(tenant_id: str, query, rows: list, limit: int) -> bool:
-    """A bounded page stands when the query had a full window of candidates (else all its
-    rank matches were candidates but not its matches past the lead: the exact path is cheap
-    and complete), the page is full inside it (else the walk has passed the candidates), and
-    every row matches on the full vector."""
-    if not rows or rows[0].window < postgres.CANDIDATES or len(rows) <= limit:
-        return False
-    ids = {row.id for row in rows}
-    return postgres.matching(tenant_id, query, sorted(ids)) == ids
+    return postgres.page_stands if postgres.bounds(query) else None
 
 
 def path() -> str:

@@ -160,6 +160,26 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
+def bounds(query: SearchQuery) -> bool:
+    """Whether a bounded attempt is worth it: the RUM index is there and the query is words
+    that must all match. For alternatives and phrases RUM's distance orders the matches far
+    from our ranking: on the benchmark corpus the attempt stood for 9 of 20 such queries,
+    with a first-page recall of 0.9975, and cost more than the exact path (73 against 57 ms,
+    bench/RESULTS.md), so they take the exact path."""
+    return path() == "rum" and all(len(g) == 1 and len(g[0].words) == 1 for g in query.groups)
+
+
+def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> bool:
+    """A bounded page stands when the query had a full window of candidates (else all its
+    rank matches were candidates but not its matches past the lead: the exact path is cheap
+    and complete), the page is full inside it (else the walk has passed the candidates), and
+    every row matches on the full vector."""
+    if not rows or rows[0].window < CANDIDATES or len(rows) <= limit:
+        return False
+    ids = {row.id for row in rows}
+    return matching(tenant_id, query, sorted(ids)) == ids
+
+
 def matching(tenant_id: str, query: SearchQuery, ids: list[str]) -> set[str]:
     """Which of `ids` match `query` on the full vector (a bounded page's rows matched on the
     rank vector; its lead of the text may end in a cut word the full text does not have)."""
