@@ -74,10 +74,15 @@ def render_item(type_, obj, autogen_context):
 def include_object(obj, name, type_, reflected, compare_to):
     """Leave the engine-specific search index (migration 0003) out of autogenerate: the
     FTS5 table and its shadow tables on SQLite, the tsvector columns and their GIN index
-    on PostgreSQL, and the RUM index of migration 0023 where the extension is installed."""
+    on PostgreSQL, and the RUM indexes of migrations 0023 and 0024 where the extension is
+    installed."""
     if type_ == "table" and name.startswith("document_search"):
         return False
-    search_indexes = ("ix_document_texts_search_vector", "ix_document_texts_rank_rum")
+    search_indexes = (
+        "ix_document_texts_search_vector",
+        "ix_document_texts_rank_rum",
+        "ix_document_texts_search_rum",
+    )
     if type_ == "index" and name in search_indexes and reflected:
         return False
     return not (type_ == "column" and name in ("search_vector", "rank_vector") and reflected)
