@@ -12,7 +12,6 @@ it (services/search/entity_signal.py)."""
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -70,11 +69,13 @@ def search(
     engine.prepare()
     boost = entity_signal.for_query(tenant_id, q)
     rows = None
-    stands = _bounded_rule(engine, query) if boost is None else None  # a boost has no bound
-    if stands is not None:  # rank a bounded set of candidates first
+    # Each engine says whether to rank a bounded set of candidates first (bounds) and whether
+    # it can vouch for that page (page_stands): SQLite proves the page exact, PostgreSQL's RUM
+    # candidates approximate it (docs/search.md). An entity boost has no bound.
+    if boost is None and engine.bounds(query):
         bounded = engine.ranked(tenant_id, query, filters, as_of, recency, bounded=True)
         rows = _page(bounded, None, after, limit)
-        if not stands(tenant_id, query, rows, limit):
+        if not engine.page_stands(tenant_id, query, rows, limit):
             rows = None  # the engine cannot vouch for this page: the exact path after the cursor
     if rows is None:
         exact = engine.ranked(tenant_id, query, filters, as_of, recency)
@@ -128,17 +129,6 @@ def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: in
         )
     stmt = stmt.order_by(ranked.c.score.desc(), ranked.c.id.asc()).limit(limit + 1)
     return list(db.session.execute(stmt).all())
-
-
-def _bounded_rule(engine, query) -> Callable[[str, Any, list, int], bool] | None:
-    """The engine's rule for keeping a page of its bounded path (`ranked(..., bounded=True)`)
-    of this query, or None where it has none. SQLite: an exact rule (sqlite.page_stands: the
-    page is proven to be the exact page). PostgreSQL with the RUM index, for words that must
-    all match: postgres.page_stands (the candidates are the RUM index's nearest, an
-    approximation: docs/search.md). Otherwise none: every page is exact."""
-    if engine is sqlite:
-        return lambda _tenant_id, _query, rows, limit: sqlite.page_stands(rows, limit)
-    return postgres.page_stands if postgres.bounds(query) else None
 
 
 def path() -> str:

@@ -95,8 +95,8 @@ def test_bounded_walks_equal_exact_walks(app, corpus, tenant, monkeypatch, candi
     outcomes = []
     stands = sqlite.page_stands
 
-    def recorded(rows, limit):
-        outcomes.append(stands(rows, limit))
+    def recorded(tenant_id, query, rows, limit):
+        outcomes.append(stands(tenant_id, query, rows, limit))
         return outcomes[-1]
 
     walks = {}
@@ -107,7 +107,7 @@ def test_bounded_walks_equal_exact_walks(app, corpus, tenant, monkeypatch, candi
                     patch.setattr(sqlite, "page_stands", recorded)
                     bounded = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
                 with monkeypatch.context() as patch:
-                    patch.setattr(search, "_bounded_rule", lambda engine, query: None)
+                    patch.setattr(sqlite, "bounds", lambda query: False)
                     exact = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
                 assert bounded == exact, (q, name, limit)
                 ids = [ident for ident, _, _ in bounded]
@@ -140,8 +140,8 @@ def test_recency_lifts_a_candidate_from_beyond_the_page(app, corpus, tenant, mon
             sqlite.ranked(tenant.id, _alpha(), DocumentFilters(), as_of, True, bounded=True),
             None, None, limit,
         )  # fmt: skip
-        assert sqlite.page_stands(rows, limit)  # proven, not a fallback
-    monkeypatch.setattr(search, "_bounded_rule", lambda engine, query: None)
+        assert sqlite.page_stands(tenant.id, _alpha(), rows, limit)  # proven, not a fallback
+    monkeypatch.setattr(sqlite, "bounds", lambda query: False)
     assert _walk(app, tenant.id, "alpha", FILTERS["none"], limit, True, as_of) == walk
 
 
@@ -155,12 +155,15 @@ def test_page_stands_needs_a_full_page_strictly_above_the_bound(monkeypatch):
         def __init__(self, score, window=10, bound=1.0):
             self.score, self.window, self.bound = score, window, bound
 
-    assert not sqlite.page_stands([], 2)
-    assert sqlite.page_stands([Row(0.1, window=9)], 2)
-    assert not sqlite.page_stands([Row(3.0), Row(2.0)], 2)  # short: the filters removed some
-    assert sqlite.page_stands([Row(3.0), Row(2.0), Row(1.000002)], 2)
-    assert not sqlite.page_stands([Row(3.0), Row(2.0), Row(1.000001)], 2)
-    assert not sqlite.page_stands([Row(3.0), Row(2.0), Row(1.0)], 2)
+    def stands(rows, limit):  # the rule reads the rows only
+        return sqlite.page_stands("tenant", None, rows, limit)
+
+    assert not stands([], 2)
+    assert stands([Row(0.1, window=9)], 2)
+    assert not stands([Row(3.0), Row(2.0)], 2)  # short: the filters removed some
+    assert stands([Row(3.0), Row(2.0), Row(1.000002)], 2)
+    assert not stands([Row(3.0), Row(2.0), Row(1.000001)], 2)
+    assert not stands([Row(3.0), Row(2.0), Row(1.0)], 2)
 
 
 def _alpha():

@@ -130,7 +130,12 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
-def page_stands(rows: list, limit: int) -> bool:
+def bounds(_query: SearchQuery) -> bool:
+    """Every query tries the bounded path first: a page is kept only when proven exact."""
+    return True
+
+
+def page_stands(_tenant_id: str, _query: SearchQuery, rows: list, limit: int) -> bool:
     """Whether a bounded page (limit + 1 rows after the cursor, best first) is the exact
     path's page. Yes when the query had fewer than CANDIDATES matches (every match was
     ranked). Else when the page is full and its last row scores above `bound`: every match
