@@ -21,24 +21,17 @@ import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import psycopg
 from tqdm import tqdm
 
-RANK_RUM = (
-    "ix_document_texts_rank_rum",
-    "CREATE INDEX ix_document_texts_rank_rum ON document_texts"
-    " USING rum (rank_vector rum_tsvector_ops)",
-)
-SEARCH_RUM = (
-    "ix_document_texts_search_rum",
-    "CREATE INDEX ix_document_texts_search_rum ON document_texts"
-    " USING rum (search_vector rum_tsvector_ops)",
-)
-SEARCH_GIN = (
-    "ix_document_texts_search_vector",
-    "CREATE INDEX ix_document_texts_search_vector ON document_texts USING gin (search_vector)",
-)
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from services.search.engines import postgres  # noqa: E402  (after the root is on the path)
+
+SEARCH_INDEXES = (postgres.RUM_INDEX, postgres.SEARCH_RUM_INDEX, postgres.SEARCH_GIN_INDEX)
 
 
 def _dsn() -> str:
@@ -53,7 +46,7 @@ def _has_rum(conn) -> bool:
 
 
 def drop(conn) -> None:
-    for name, _ in (RANK_RUM, SEARCH_RUM, SEARCH_GIN):
+    for name in SEARCH_INDEXES:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
         print(f"dropped {name} (if it existed)")
 
@@ -81,17 +74,20 @@ def _watch(dsn: str, pid: int, bar: tqdm, done: threading.Event) -> None:
 
 
 def build(conn, dsn: str, memory: str) -> None:
-    indexes = [RANK_RUM, SEARCH_RUM] if _has_rum(conn) else [SEARCH_GIN]
+    if _has_rum(conn):
+        indexes = [postgres.RUM_INDEX, postgres.SEARCH_RUM_INDEX]
+    else:
+        indexes = [postgres.SEARCH_GIN_INDEX]
     conn.execute(f"SET maintenance_work_mem = '{memory}'")
     pid = conn.info.backend_pid
-    for name, ddl in indexes:
+    for name in indexes:
         conn.execute(f"DROP INDEX IF EXISTS {name}")
         done = threading.Event()
         with tqdm(total=1, desc=name, unit="") as bar:
             watcher = threading.Thread(target=_watch, args=(dsn, pid, bar, done), daemon=True)
             watcher.start()
             started = time.perf_counter()
-            conn.execute(ddl)
+            conn.execute(postgres.index_ddl(name))
             seconds = time.perf_counter() - started
             done.set()
             watcher.join()

@@ -77,12 +77,7 @@ def _drop_rum(app) -> None:
 
 def _create_rum(app) -> None:
     with app.app_context():
-        db.session.execute(
-            text(
-                f"CREATE INDEX IF NOT EXISTS {postgres.RUM_INDEX} ON document_texts"
-                " USING rum (rank_vector rum_tsvector_ops)"
-            )
-        )
+        db.session.execute(text(postgres.index_ddl(postgres.RUM_INDEX)))
         db.session.commit()
         search.forget_path()
 
@@ -169,12 +164,8 @@ def _full_vector_index(app, using: str) -> None:
     with app.app_context():
         for name in (postgres.SEARCH_RUM_INDEX, postgres.SEARCH_GIN_INDEX):
             db.session.execute(text(f"DROP INDEX IF EXISTS {name}"))
-        if using == "rum":
-            method = "rum (search_vector rum_tsvector_ops)"
-            ddl = f"{postgres.SEARCH_RUM_INDEX} ON document_texts USING {method}"
-        else:
-            ddl = f"{postgres.SEARCH_GIN_INDEX} ON document_texts USING gin (search_vector)"
-        db.session.execute(text(f"CREATE INDEX {ddl}"))
+        name = postgres.SEARCH_RUM_INDEX if using == "rum" else postgres.SEARCH_GIN_INDEX
+        db.session.execute(text(postgres.index_ddl(name)))
         db.session.commit()
 
 

@@ -50,6 +50,19 @@ RUM_INDEX = "ix_document_texts_rank_rum"
 # positions, so phrases are checked inside the index), else GIN (migration 0003).
 SEARCH_RUM_INDEX = "ix_document_texts_search_rum"
 SEARCH_GIN_INDEX = "ix_document_texts_search_vector"
+# What migrations 0003, 0023 and 0024 create (migrations keep their own frozen copy), for the
+# tests that drop and recreate them and for bench/search_indexes.py.
+INDEX_METHODS = {
+    RUM_INDEX: "rum (rank_vector rum_tsvector_ops)",
+    SEARCH_RUM_INDEX: "rum (search_vector rum_tsvector_ops)",
+    SEARCH_GIN_INDEX: "gin (search_vector)",
+}
+
+
+def index_ddl(name: str) -> str:
+    return f"CREATE INDEX IF NOT EXISTS {name} ON document_texts USING {INDEX_METHODS[name]}"
+
+
 CANDIDATES = 500  # ranked per page when a query matches more (the bounded path)
 _paths: dict[str, str] = {}  # per database URL: "rum" or "gin"
 
