@@ -95,10 +95,7 @@ def list_page(
         if position is not None:
             params |= {"after_value": position[0], "after_id": position[1]}
     else:
-        stmt = select(*COLUMNS, _tags(dialect), _workflow(dialect))
-        stmt = apply_filters(stmt, tenant_id, filters)
-        stmt = paging.paged(stmt, sort_columns(filters.sort), limit, position)
-        params = {}
+        stmt, params = _statement(dialect, filters, tenant_id, limit, position), {}
     if dialect == "postgresql":
         rows = _read_alone(stmt, params)
     else:
@@ -119,16 +116,23 @@ def _is_plain(filters: DocumentFilters) -> bool:
 def _plain_statement(dialect: str, sort: str, status: tuple, after: bool) -> Select:
     """The plain list's statement with the tenant, the page size and the position as bind
     parameters (tenant_id, limit, after_value, after_id)."""
-    columns = sort_columns(sort)
     position = None
     if after:
+        sorted_by = sort_columns(sort)[0][0]
         position = [
-            bindparam("after_value", type_=columns[0][0].type),
+            bindparam("after_value", type_=sorted_by.type),
             bindparam("after_id", type_=String),
         ]
+    filters = DocumentFilters(status=status, sort=sort)
+    tenant_id, limit = bindparam("tenant_id", type_=String), bindparam("limit", type_=Integer)
+    return _statement(dialect, filters, tenant_id, limit, position)
+
+
+def _statement(dialect: str, filters: DocumentFilters, tenant_id, limit, position) -> Select:
+    """The page's statement, with values or (the plain list's) bind parameters."""
     stmt = select(*COLUMNS, _tags(dialect), _workflow(dialect))
-    stmt = apply_filters(stmt, bindparam("tenant_id", type_=String), DocumentFilters(status=status))
-    return paging.paged(stmt, columns, bindparam("limit", type_=Integer), position)
+    stmt = apply_filters(stmt, tenant_id, filters)
+    return paging.paged(stmt, sort_columns(filters.sort), limit, position)
 
 
 def _read_alone(stmt: Select, params: dict[str, Any]) -> list[Row]:
