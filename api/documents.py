@@ -8,7 +8,7 @@ from flask import current_app, request, url_for
 from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from api.document_content import content_response
-from api.envelope import ok, ok_list
+from api.envelope import RawJSON, ok, ok_list
 from api.idempotency import idempotent, request_digest, set_fingerprint
 from api.openapi_components import binary_responses
 from api.openapi_rules import operation
@@ -91,7 +91,8 @@ def list_documents(query: DocumentListQuery):
             raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
     rows, more = listing.list_page(current_tenant.id, query, query.limit, position)
     next_cursor = encode_cursor(binding, position_of(rows[-1], query.sort)) if more else None
-    return ok_list(wire.listed_documents_data(rows), limit=query.limit, next_cursor=next_cursor)
+    data = RawJSON(wire.listed_documents_json(rows))
+    return ok_list(data, limit=query.limit, next_cursor=next_cursor)
 
 
 @bp.get("/documents/<document_id>")

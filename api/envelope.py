@@ -12,6 +12,23 @@ from flask.json.provider import DefaultJSONProvider, _default
 from errors import DomainError
 
 
+class RawJSON:
+    """JSON text already written (the documents list's page, which the database writes),
+    placed in a body as it is: orjson inserts it without parsing it again."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _encode(o: Any) -> Any:
+    """orjson's hook for what it does not know: raw JSON as a fragment, the rest as Flask."""
+    if isinstance(o, RawJSON):
+        return orjson.Fragment(o.text)
+    return _default(o)
+
+
 def ok(data: Any, status: int = 200, meta: dict | None = None, headers: dict | None = None):
     body: dict[str, Any] = {"success": True, "data": data}
     if meta:
@@ -69,16 +86,20 @@ class FastJSONProvider(DefaultJSONProvider):
         | orjson.OPT_PASSTHROUGH_DATACLASS
     )
 
+    @staticmethod
+    def default(o: Any) -> Any:  # the stdlib encoder's hook (debug mode)
+        return orjson.loads(o.text) if isinstance(o, RawJSON) else _default(o)
+
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         if kwargs or self._app.debug:  # indentation or options only the stdlib encoder has
             return super().dumps(obj, **kwargs)
-        return orjson.dumps(obj, default=_default, option=self._OPTIONS).decode()
+        return orjson.dumps(obj, default=_encode, option=self._OPTIONS).decode()
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         if self._app.debug:
             return super().response(*args, **kwargs)
         body = orjson.dumps(
-            self._prepare_response_obj(args, kwargs), default=_default, option=self._OPTIONS
+            self._prepare_response_obj(args, kwargs), default=_encode, option=self._OPTIONS
         )
         return self._app.response_class(body, mimetype=self.mimetype)
 

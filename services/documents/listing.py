@@ -1,9 +1,11 @@
-"""The documents list's hot path (GET /documents): one SQL statement per page that brings
-each row's columns, its tags and its latest workflow instance, read as plain rows rather than
-ORM objects. The ORM path (documents.list_documents, the portal's) loads the same page with
-three statements and builds an object per row; profiled through gunicorn, that was most of a
-list request (bench/RESULTS.md, issue 16). wire.listed_documents_data turns these rows into
-exactly what DocumentOut produces (tests/documents/test_list_serialiser.py holds them equal).
+"""The documents list's hot path (GET /documents): one SQL statement per page, in which the
+database writes each row as the JSON object DocumentOut would produce (its tags and latest
+workflow instance included), so Python only joins the page's texts. Building those objects in
+Python (a row object, three timestamps, a JSON parse of the metadata and a dict per row) was
+most of a list request through gunicorn (bench/RESULTS.md, issue 16). The ORM path
+(documents.list_documents, the portal's) and every other document answer go through the
+pydantic model; tests/documents/test_list_serialiser.py holds the two equal, on both
+databases.
 
 The plain list (no filter but status and sort: what most calls ask) reuses one statement per
 shape with its values bound at execution, rather than building a new one per request:
@@ -16,8 +18,19 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, Integer, Row, Select, String, bindparam, func, select, type_coerce
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import (
+    Integer,
+    Row,
+    Select,
+    String,
+    Text,
+    bindparam,
+    case,
+    cast,
+    func,
+    literal,
+    select,
+)
 
 from extensions import db
 from models.document import Document, DocumentTag
@@ -25,52 +38,71 @@ from models.workflow import WorkflowInstance
 from services.core import paging
 from services.documents.filters import DocumentFilters, apply_filters, sort_columns
 
-# The document columns a page needs, labelled as the ORM attributes are named, so
-# filters.position_of reads a row as it reads a Document.
-COLUMNS = (
-    Document.id,
-    Document.title,
-    Document.filename,
-    Document.content_type,
-    Document.size,
-    Document.sha256,
-    Document.status,
-    Document.meta,
-    Document.text_status,
-    Document.text_error,
-    Document.text_truncated,
-    Document.current_version,
-    Document.created_by,
-    Document.created_at,
-    Document.updated_at,
-    Document.deleted_at,
-)
-
 
 @cache  # built once per dialect: constructing it was a visible share of a request
-def _tags(dialect: str):
-    """The row's tags in tag order (one correlated index lookup): a text array on
-    PostgreSQL, which the driver reads without a JSON parse; a JSON array on SQLite."""
+def _document_json(dialect: str):
+    """The row as DocumentOut's JSON text (keys in the order the encoder sorts them), built
+    with each database's own JSON functions. Strings are escaped by the database; RFC 3339
+    timestamps are cut to the second, as clock.rfc3339 cuts them."""
+    postgres = dialect == "postgresql"
+
+    def timestamp(column):
+        if postgres:
+            return func.to_char(func.timezone("UTC", column), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+        return func.strftime("%Y-%m-%dT%H:%M:%SZ", column)  # SQLite keeps UTC text
+
+    def embedded(json_text):  # SQLite: text that is JSON, not a string to quote
+        return json_text if postgres else func.json(json_text)
+
+    truncated = Document.text_truncated
+    if not postgres:  # SQLite's booleans are 0 and 1
+        truncated = func.json(case((Document.text_truncated, "true"), else_="false"))
+    fields = {
+        "contentType": Document.content_type,
+        "createdAt": timestamp(Document.created_at),
+        "createdBy": Document.created_by,
+        "currentVersion": Document.current_version,
+        "deletedAt": timestamp(Document.deleted_at),
+        "filename": Document.filename,
+        "id": Document.id,
+        "metadata": embedded(Document.meta),
+        "sha256": Document.sha256,
+        "size": Document.size,
+        "status": Document.status,
+        "tags": _tags(postgres),
+        "textError": Document.text_error,
+        "textStatus": Document.text_status,
+        "textTruncated": truncated,
+        "title": Document.title,
+        "updatedAt": timestamp(Document.updated_at),
+        "workflow": embedded(_workflow(postgres)),
+    }
+    arguments = [part for key, value in fields.items() for part in (literal(key), value)]
+    built = func.json_build_object(*arguments) if postgres else func.json_object(*arguments)
+    # text on PostgreSQL too, so the driver hands it over instead of parsing it
+    return cast(built, Text).label("document")
+
+
+def _tags(postgres: bool):
+    """The row's tags in tag order (one correlated index lookup), as a JSON array."""
     ordered = (
         select(DocumentTag.tag)
         .where(DocumentTag.document_id == Document.id)
         .order_by(DocumentTag.tag)
         .correlate(Document)
     )
-    if dialect == "postgresql":
-        return func.array(ordered.scalar_subquery(), type_=ARRAY(String)).label("tags")
+    if postgres:
+        return func.array_to_json(func.array(ordered.scalar_subquery()))
     # SQLite 3.40 has no ORDER BY in aggregates; it keeps the subquery's order
     tags = ordered.subquery()
-    aggregate = select(func.json_group_array(tags.c.tag))
-    return type_coerce(aggregate.scalar_subquery(), JSON).label("tags")
+    return func.json(select(func.json_group_array(tags.c.tag)).scalar_subquery())
 
 
-@cache
-def _workflow(dialect: str):
+def _workflow(postgres: bool):
     """The row's newest workflow instance (ids sort by time) as {"id", "state"}, or null."""
-    build = func.json_build_object if dialect == "postgresql" else func.json_object
-    latest = (
-        select(build("id", WorkflowInstance.id, "state", WorkflowInstance.state))
+    build = func.json_build_object if postgres else func.json_object
+    return (
+        select(build(literal("id"), WorkflowInstance.id, literal("state"), WorkflowInstance.state))
         .where(
             WorkflowInstance.subject_type == "document",
             WorkflowInstance.subject_id == Document.id,
@@ -79,14 +111,14 @@ def _workflow(dialect: str):
         .limit(1)
         .scalar_subquery()
     )
-    return type_coerce(latest, JSON).label("workflow")
 
 
 def list_page(
     tenant_id: str, filters: DocumentFilters, limit: int, position: Sequence[Any] | None
 ) -> tuple[list[Row], bool]:
     """One keyset page of the tenant's documents in `filters.sort` order after `position`,
-    as rows of COLUMNS plus `tags` and `workflow`, and whether more follow."""
+    and whether more follow. Each row has the keyset's columns (what filters.position_of
+    reads) and `document`, the document's JSON text."""
     dialect = db.session.get_bind().dialect.name
     if _is_plain(filters):
         status = tuple(filters.status)
@@ -130,9 +162,10 @@ def _plain_statement(dialect: str, sort: str, status: tuple, after: bool) -> Sel
 
 def _statement(dialect: str, filters: DocumentFilters, tenant_id, limit, position) -> Select:
     """The page's statement, with values or (the plain list's) bind parameters."""
-    stmt = select(*COLUMNS, _tags(dialect), _workflow(dialect))
+    keyset = sort_columns(filters.sort)
+    stmt = select(*(column for column, _ in keyset), _document_json(dialect))
     stmt = apply_filters(stmt, tenant_id, filters)
-    return paging.paged(stmt, sort_columns(filters.sort), limit, position)
+    return paging.paged(stmt, keyset, limit, position)
 
 
 def _read_alone(stmt: Select, params: dict[str, Any]) -> list[Row]:
