@@ -63,11 +63,12 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def server_pids(master: int, database_url: str | None) -> list[int]:
+def server_pids(master: int, database_url: str | None) -> dict[str, list[int]]:
     """The gunicorn workers and, on PostgreSQL, the backends serving the bench database:
     whose CPU a request costs on the server side (the machine is shared, so CPU time per
     request is the figure other work disturbs least)."""
-    pids = [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    workers = [int(p) for p in Path(f"/proc/{master}/task/{master}/children").read_text().split()]
+    backends: list[int] = []
     if database_url and database_url.startswith("postgres"):
         import psycopg
         from sqlalchemy.engine import make_url
@@ -78,15 +79,15 @@ def server_pids(master: int, database_url: str | None) -> list[int]:
             rows = conn.execute(
                 "SELECT pid FROM pg_stat_activity WHERE datname = %s", (parsed.database,)
             ).fetchall()
-        pids += [pid for (pid,) in rows]
-    return pids
+        backends = [pid for (pid,) in rows]
+    return {"workers": workers, "database": backends}
 
 
 def run_round(
-    port: int, path: str, headers: dict, clients: int, seconds: float, pids: list[int]
+    port: int, path: str, headers: dict, clients: int, seconds: float, pids: dict[str, list[int]]
 ) -> dict:
     queue: multiprocessing.Queue = multiprocessing.Queue()
-    cpu_before = _cpu_seconds(pids)
+    cpu_before = {part: _cpu_seconds(members) for part, members in pids.items()}
     stop_at = time.monotonic() + seconds
     procs = [
         multiprocessing.Process(target=_client, args=(port, path, headers, stop_at, queue))
@@ -97,10 +98,12 @@ def run_round(
     latencies = [ms for _ in procs for ms in queue.get()]
     for proc in procs:
         proc.join()
-    cpu = _cpu_seconds(pids) - cpu_before
+    cpu = {part: _cpu_seconds(members) - cpu_before[part] for part, members in pids.items()}
+    per_request = {part: seconds * 1000 / max(1, len(latencies)) for part, seconds in cpu.items()}
     return {
         "rps": round(len(latencies) / seconds, 1),
-        "server_cpu_ms_per_request": round(cpu * 1000 / max(1, len(latencies)), 3),
+        "server_cpu_ms_per_request": round(sum(per_request.values()), 3),
+        "database_cpu_ms_per_request": round(per_request.get("database", 0.0), 3),
         "p50_ms": round(statistics.median(latencies), 2),
         "p99_ms": round(percentile(latencies, 99), 2),
     }
@@ -129,8 +132,8 @@ def main() -> None:
         loads = []
         try:
             seed_documents(port, headers, args.documents)
-            run_round(port, LIST, headers, args.clients, 1.0, [])  # warm both workers
-            run_round(port, BARE, {}, args.clients, 1.0, [])
+            run_round(port, LIST, headers, args.clients, 1.0, {})  # warm both workers
+            run_round(port, BARE, {}, args.clients, 1.0, {})
             pids = server_pids(server.pid, env["DATABASE_URL"])
             for _ in range(args.rounds):
                 for name, path, sent in (("list", LIST, headers), ("bare", BARE, {})):
@@ -154,7 +157,8 @@ def main() -> None:
     )
     for name, rs in rounds.items():
         cells = ", ".join(
-            f"{r['rps']} req/s (p50 {r['p50_ms']} ms, {r['server_cpu_ms_per_request']} CPU ms)"
+            f"{r['rps']} req/s (p50 {r['p50_ms']} ms, {r['server_cpu_ms_per_request']} CPU ms"
+            f" of which database {r['database_cpu_ms_per_request']})"
             for r in rs
         )
         print(f"  {name}: {cells}")

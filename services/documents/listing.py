@@ -28,7 +28,7 @@ from sqlalchemy import (
     case,
     cast,
     func,
-    literal,
+    literal_column,
     select,
 )
 
@@ -48,15 +48,18 @@ def _document_json(dialect: str):
 
     def timestamp(column):
         if postgres:
-            return func.to_char(func.timezone("UTC", column), 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-        return func.strftime("%Y-%m-%dT%H:%M:%SZ", column)  # SQLite keeps UTC text
+            utc = func.timezone(_constant("UTC"), column)
+            return func.to_char(utc, _constant('YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+        return func.strftime(_constant("%Y-%m-%dT%H:%M:%SZ"), column)  # SQLite keeps UTC text
 
     def embedded(json_text):  # SQLite: text that is JSON, not a string to quote
         return json_text if postgres else func.json(json_text)
 
     truncated = Document.text_truncated
     if not postgres:  # SQLite's booleans are 0 and 1
-        truncated = func.json(case((Document.text_truncated, "true"), else_="false"))
+        truncated = func.json(
+            case((Document.text_truncated, _constant("true")), else_=_constant("false"))
+        )
     fields = {
         "contentType": Document.content_type,
         "createdAt": timestamp(Document.created_at),
@@ -77,10 +80,16 @@ def _document_json(dialect: str):
         "updatedAt": timestamp(Document.updated_at),
         "workflow": embedded(_workflow(postgres)),
     }
-    arguments = [part for key, value in fields.items() for part in (literal(key), value)]
+    arguments = [part for key, value in fields.items() for part in (_constant(key), value)]
     built = func.json_build_object(*arguments) if postgres else func.json_object(*arguments)
     # text on PostgreSQL too, so the driver hands it over instead of parsing it
     return cast(built, Text).label("document")
+
+
+def _constant(value: str):
+    """A string constant written into the SQL rather than bound: each bound value is
+    converted and sent again on every execution, and the page's JSON names 20 keys."""
+    return literal_column("'" + value.replace("'", "''") + "'", String)
 
 
 def _tags(postgres: bool):
@@ -101,14 +110,15 @@ def _tags(postgres: bool):
 def _workflow(postgres: bool):
     """The row's newest workflow instance (ids sort by time) as {"id", "state"}, or null."""
     build = func.json_build_object if postgres else func.json_object
+    w = WorkflowInstance
     return (
-        select(build(literal("id"), WorkflowInstance.id, literal("state"), WorkflowInstance.state))
+        select(build(_constant("id"), w.id, _constant("state"), w.state))
         .where(
-            WorkflowInstance.subject_type == "document",
-            WorkflowInstance.subject_id == Document.id,
+            w.subject_type == _constant("document"),
+            w.subject_id == Document.id,
         )
-        .order_by(WorkflowInstance.id.desc())
-        .limit(1)
+        .order_by(w.id.desc())
+        .limit(literal_column("1", Integer))
         .scalar_subquery()
     )
 
