@@ -41,9 +41,11 @@ from services.documents.filters import DocumentFilters, apply_filters, sort_colu
 
 @cache  # built once per dialect: constructing it was a visible share of a request
 def _document_json(dialect: str):
-    """The row as DocumentOut's JSON text (keys in the order the encoder sorts them), built
-    with each database's own JSON functions. Strings are escaped by the database; RFC 3339
-    timestamps are cut to the second, as clock.rfc3339 cuts them."""
+    """The row as DocumentOut's compact JSON text (keys in the order the encoder sorts them),
+    built with each database's own JSON functions: on PostgreSQL row_to_json of the row's
+    fields as a one-row subquery (compact, and cheaper than json_build_object, which also
+    writes `"key" : value`), on SQLite json_object. Strings are escaped by the database;
+    RFC 3339 timestamps are cut to the second, as clock.rfc3339 cuts them."""
     postgres = dialect == "postgresql"
 
     def timestamp(column):
@@ -80,10 +82,14 @@ def _document_json(dialect: str):
         "updatedAt": timestamp(Document.updated_at),
         "workflow": embedded(_workflow(postgres)),
     }
+    if postgres:
+        labelled = (value.label(key) for key, value in fields.items())
+        row = select(*labelled).correlate(Document).subquery("listed")
+        built = select(func.row_to_json(row.table_valued())).scalar_subquery()
+        # as text, so the driver hands it over instead of parsing it
+        return cast(built, Text).label("document")
     arguments = [part for key, value in fields.items() for part in (_constant(key), value)]
-    built = func.json_build_object(*arguments) if postgres else func.json_object(*arguments)
-    # text on PostgreSQL too, so the driver hands it over instead of parsing it
-    return cast(built, Text).label("document")
+    return func.json_object(*arguments).label("document")
 
 
 def _constant(value: str):
@@ -119,6 +125,7 @@ def _workflow(postgres: bool):
         )
         .order_by(w.id.desc())
         .limit(literal_column("1", Integer))
+        .correlate(Document)
         .scalar_subquery()
     )
 

@@ -182,8 +182,9 @@ def test_an_edited_definition_leaves_running_instances_alone(flow, people, docum
     assert newer["definitionVersion"] == 2 and approver_emails(newer) == ["bob@acme.example"]
 
 
-def test_the_document_names_its_latest_workflow(flow, people, document_id):
+def test_the_document_names_its_latest_workflow(flow, people, document_id, tenant, store_document):
     definition = flow.define([{"name": "Check", "approvers": [{"user": people["ann"].id}]}])
+    without = store_document(tenant, b"a document no workflow was started on")
     document = flow.client.get(f"/api/v1/documents/{document_id}", headers=flow.key_headers)
     assert document.get_json()["data"]["workflow"] is None
     wfi = flow.start(definition["id"], document_id).get_json()["data"]["id"]
@@ -191,4 +192,5 @@ def test_the_document_names_its_latest_workflow(flow, people, document_id):
     document = flow.client.get(f"/api/v1/documents/{document_id}", headers=flow.key_headers)
     assert document.get_json()["data"]["workflow"] == {"id": wfi, "state": "approved"}
     listed = flow.client.get("/api/v1/documents", headers=flow.key_headers).get_json()["data"]
-    assert listed[0]["workflow"] == {"id": wfi, "state": "approved"}
+    workflows = {item["id"]: item["workflow"] for item in listed}
+    assert workflows == {document_id: {"id": wfi, "state": "approved"}, without: None}
