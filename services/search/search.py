@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import Float, Integer, Select, String, and_, bindparam, or_, select
 
 import clock
 from errors import DomainError
@@ -72,14 +72,13 @@ def search(
     # Each engine says whether to rank a bounded set of candidates first (bounds) and whether
     # it can vouch for that page (page_stands): SQLite proves the page exact, PostgreSQL's RUM
     # candidates approximate it (docs/search.md). An entity boost has no bound.
+    ranking = _Ranking(engine, tenant_id, query, filters, as_of, recency, after, limit)
     if boost is None and engine.bounds(query):
-        bounded = engine.ranked(tenant_id, query, filters, as_of, recency, bounded=True)
-        rows = _page(bounded, None, after, limit)
+        rows = ranking.rows(bounded=True)
         if not engine.page_stands(tenant_id, query, rows, limit):
             rows = None  # the engine cannot vouch for this page: the exact path after the cursor
     if rows is None:
-        exact = engine.ranked(tenant_id, query, filters, as_of, recency)
-        rows = _page(exact, boost, after, limit)
+        rows = ranking.rows(boost=boost)
     more = len(rows) > limit
     rows = rows[:limit]
 
@@ -115,9 +114,76 @@ def search(
     return SearchPage(hits, next_position, used)
 
 
+@dataclass
+class _Ranking:
+    """One search's ranking, read a page at a time by either path."""
+
+    engine: Any
+    tenant_id: str
+    query: query_syntax.SearchQuery
+    filters: DocumentFilters
+    as_of: datetime
+    recency: bool
+    after: tuple[float, str] | None
+    limit: int
+
+    def rows(self, *, bounded: bool = False, boost=None) -> list:
+        """limit + 1 rows after the cursor. With no filter but status and no entity boost,
+        the page's statement is built once per shape with the tenant, the query, the instant
+        and the position as bind parameters: building and compiling it each time cost more
+        Python than the rest of a search (as listing.py does for the plain list)."""
+        engine, status = self.engine, _status_only(self.filters)
+        if boost is not None or status is None:
+            ranked = engine.ranked(
+                self.tenant_id, self.query, self.filters, self.as_of, self.recency, bounded=bounded
+            )
+            return _page(ranked, boost, self.after, self.limit)
+        key = (engine.__name__, engine.shape(self.query), status, self.recency, bounded)
+        key += (self.after is not None, engine.CANDIDATES)
+        stmt = _STATEMENTS.get(key)
+        if stmt is None:
+            if len(_STATEMENTS) >= _MAX_STATEMENTS:
+                _STATEMENTS.clear()  # many shapes: queries of many terms, never unbounded
+            filters = DocumentFilters(status=list(status))
+            ranked = engine.ranked(
+                "", self.query, filters, self.as_of, self.recency, bounded=bounded,
+                as_parameters=True,
+            )  # fmt: skip
+            after = None
+            if self.after is not None:
+                after = (bindparam("after_score", type_=Float), bindparam("after_id", type_=String))
+            stmt = _STATEMENTS[key] = _page_statement(
+                ranked, None, after, bindparam("rows", type_=Integer)
+            )
+        params = engine.bind_values(self.tenant_id, self.query, self.as_of)
+        params["rows"] = self.limit + 1
+        if self.after is not None:
+            params["after_score"], params["after_id"] = self.after
+        return list(db.session.execute(stmt, params).all())
+
+
+_STATEMENTS: dict[tuple, Select] = {}
+_MAX_STATEMENTS = 256
+_FILTERS = set(DocumentFilters.model_fields) - {"status", "sort"}
+_NO_FILTERS = DocumentFilters()
+
+
+def _status_only(filters: DocumentFilters) -> tuple[str, ...] | None:
+    """The status filter when no other filter is set (search ignores sort), else None."""
+    if any(getattr(filters, name) != getattr(_NO_FILTERS, name) for name in _FILTERS):
+        return None
+    return tuple(s.value for s in filters.status)
+
+
 def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: int) -> list:
     """limit + 1 rows of `ranked_stmt` (with the entity boost, if any) in ranking order,
     after the keyset position."""
+    stmt = _page_statement(ranked_stmt, boost, after, limit + 1)
+    return list(db.session.execute(stmt).all())
+
+
+def _page_statement(ranked_stmt: Select, boost, after, rows) -> Select:
+    """`rows` rows of `ranked_stmt` in ranking order after `after` (values or parameters)."""
     ranked = ranked_stmt.subquery("ranked")
     if boost is not None:
         ranked = boost.apply(ranked)
@@ -127,8 +193,7 @@ def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: in
         stmt = stmt.where(
             or_(ranked.c.score < score, and_(ranked.c.score == score, ranked.c.id > ident))
         )
-    stmt = stmt.order_by(ranked.c.score.desc(), ranked.c.id.asc()).limit(limit + 1)
-    return list(db.session.execute(stmt).all())
+    return stmt.order_by(ranked.c.score.desc(), ranked.c.id.asc()).limit(rows)
 
 
 def path() -> str:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import reduce
+from itertools import count
 
 from sqlalchemy import (
     Float,
     Numeric,
     Select,
+    String,
+    bindparam,
     case,
     cast,
     extract,
@@ -34,7 +37,7 @@ from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
 from services.search.indexing import PG_CONFIG
-from services.search.query_syntax import SearchQuery
+from services.search.query_syntax import SearchQuery, Term
 from services.search.scoring import (
     HEADLINE_LEAD_CHARS,
     HEADLINE_MAX_CHARS,
@@ -78,14 +81,18 @@ _HEADLINE = (
 _TITLE_HEADLINE = f'StartSel="{MARK_START}", StopSel="{MARK_END}", HighlightAll=true'
 
 
-def tsquery(query: SearchQuery):
+def tsquery(query: SearchQuery, *, as_parameters: bool = False):
     """The query's tsquery, combined in SQL from one websearch_to_tsquery per term: every
     group must match, any term of a group may, no excluded term may (docs/search.md).
     (websearch_to_tsquery of the whole text reads `"a b" or c -d` as `a <-> b | (c & !d)`:
-    the exclusion would bind to the last word only.)"""
+    the exclusion would bind to the last word only.) `as_parameters`: each term is the bind
+    parameter term_<i> (bind_values()), so the expression depends on the query's shape only."""
     config = literal_column(f"'{PG_CONFIG}'::regconfig")
+    numbered = count()
 
     def term(t) -> Function:
+        if as_parameters:
+            return func.websearch_to_tsquery(config, bindparam(f"term_{next(numbered)}", String))
         return func.websearch_to_tsquery(config, literal(t.websearch()))
 
     combined = None
@@ -95,6 +102,26 @@ def tsquery(query: SearchQuery):
     for excluded in query.excluded:
         combined = func.tsquery_and(combined, func.tsquery_not(term(excluded)))
     return combined
+
+
+def _terms(query: SearchQuery) -> list[Term]:
+    """The query's terms in the order tsquery() numbers them."""
+    return [t for group in query.groups for t in group] + list(query.excluded)
+
+
+def shape(query: SearchQuery) -> tuple:
+    """What a statement built with bind parameters depends on: how many terms each group
+    has, and how many are excluded (the words themselves are bind values)."""
+    return tuple(len(g) for g in query.groups), len(query.excluded)
+
+
+def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str, object]:
+    """The values of a statement built with `as_parameters=True` (ranked(), tsquery())."""
+    return {"tenant_id": tenant_id, "as_of": as_of, **_term_values(query)}
+
+
+def _term_values(query: SearchQuery) -> dict[str, str]:
+    return {f"term_{i}": t.websearch() for i, t in enumerate(_terms(query))}
 
 
 def prepare() -> None:
@@ -126,17 +153,23 @@ def ranked(
     recency: bool,
     *,
     bounded: bool = False,
+    as_parameters: bool = False,
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
     of the CANDIDATES whose rank vector is nearest the query by the RUM index's distance
-    only, with `window`, how many candidates there were (fewer than CANDIDATES: all)."""
-    query_ts = tsquery(query)
+    only, with `window`, how many candidates there were (fewer than CANDIDATES: all).
+    `as_parameters`: the tenant, `as_of` and the terms are bind parameters (bind_values()), so the
+    statement can be built once per shape() and reused (search.py)."""
+    if as_parameters:
+        tenant_id = bindparam("tenant_id", type_=String)
+        instant = bindparam("as_of", type_=UTCDateTime())
+    else:
+        instant = literal(as_of, UTCDateTime())
+    query_ts = tsquery(query, as_parameters=as_parameters)
     keyword = func.ts_rank_cd(
         literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, query_ts, _RANK_NORMALISATION
     )
-    age_seconds = func.greatest(
-        extract("epoch", literal(as_of, UTCDateTime()) - Document.updated_at), 0
-    )
+    age_seconds = func.greatest(extract("epoch", instant - Document.updated_at), 0)
     recency_signal = 1.0 / (1.0 + age_seconds / (RECENCY_HALF_LIFE_DAYS * 86400.0))
     raw = keyword * (1.0 + RECENCY_WEIGHT * recency_signal) if recency else keyword
     score = cast(func.round(cast(raw, Numeric), SCORE_DECIMALS), Float)
@@ -212,14 +245,34 @@ def _unmarked(expression):
 def highlights(
     tenant_id: str, query: SearchQuery, ids: list[str]
 ) -> dict[str, list[tuple[str, str]]]:
-    """(field, snippet with markers) per document of the page; computed for the page only.
+    """(field, snippet with markers) per document of the page; computed for the page only
+    (the statement is built once per shape of query, like the page's: search.py)."""
+    key = shape(query)
+    stmt = _HIGHLIGHTS.get(key)
+    if stmt is None:
+        if len(_HIGHLIGHTS) >= 256:
+            _HIGHLIGHTS.clear()  # queries of many shapes: never unbounded
+        stmt = _HIGHLIGHTS[key] = _highlights_statement(query)
+    params = {**_term_values(query), "tenant_id": tenant_id, "ids": ids}
+    return {
+        doc_id: [("title", title), ("text", text)]
+        for doc_id, title, text in db.session.execute(stmt, params)
+    }
+
+
+_HIGHLIGHTS: dict[tuple, Select] = {}
+
+
+def _highlights_statement(query: SearchQuery) -> Select:
+    """The highlights of the documents `ids` of `tenant_id` for the terms (bind parameters).
 
     ts_headline parses (and stems) all the text it is given, which made it most of a page's
     time on long documents: the text snippet is taken from the lead (HEADLINE_LEAD_CHARS,
     where the ranking's own lead lies), and only a document without a match there is parsed
     again up to HEADLINE_MAX_CHARS (a CASE, so in the same statement)."""
     config = literal_column(f"'{PG_CONFIG}'::regconfig")
-    query_ts = tsquery(query)
+    query_ts = tsquery(query, as_parameters=True)
+    tenant_id = bindparam("tenant_id", type_=String)
 
     def text_headline(chars: int):
         return func.ts_headline(
@@ -236,7 +289,10 @@ def highlights(
             DocumentText.document_id.label("text_id"),
         )
         .join(DocumentText, DocumentText.document_id == Document.id)
-        .where(Document.tenant_id == tenant_id, Document.id.in_(ids))
+        .where(
+            Document.tenant_id == tenant_id,
+            Document.id.in_(bindparam("ids", type_=String, expanding=True)),
+        )
         .offset(0)  # keeps the lead's headline computed once, not inlined into the CASE
         .subquery("lead")
     )
@@ -246,8 +302,4 @@ def highlights(
         .scalar_subquery()
     )
     body = case((func.strpos(lead.c.lead, MARK_START) > 0, lead.c.lead), else_=further)
-    stmt = select(lead.c.id, lead.c.title, body)
-    return {
-        doc_id: [("title", title), ("text", text)]
-        for doc_id, title, text in db.session.execute(stmt)
-    }
+    return select(lead.c.id, lead.c.title, body)

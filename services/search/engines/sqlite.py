@@ -11,7 +11,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Select, column, func, literal, literal_column, select, table
+from sqlalchemy import (
+    Select,
+    String,
+    bindparam,
+    column,
+    func,
+    literal,
+    literal_column,
+    select,
+    table,
+)
 from sqlalchemy.orm import aliased
 
 from extensions import db
@@ -40,8 +50,25 @@ _SNIPPET_TOKENS = 24
 CANDIDATES = 1000
 
 
-def _match(query: SearchQuery):
-    return _FTS_NAME.op("MATCH")(literal(query.fts5()))
+def _match(query: SearchQuery, as_parameters: bool = False):
+    value = bindparam("match", type_=String) if as_parameters else literal(query.fts5())
+    return _FTS_NAME.op("MATCH")(value)
+
+
+def _stored(as_of: datetime) -> str:
+    """`as_of` as updated_at is stored, so julianday() reads both alike."""
+    return as_of.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def shape(_query: SearchQuery) -> tuple:
+    """What a statement built with bind parameters depends on: nothing of the query (its
+    MATCH expression is one bind value)."""
+    return ()
+
+
+def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str, object]:
+    """The values of a statement built with `as_parameters=True` (ranked())."""
+    return {"tenant_id": tenant_id, "as_of": _stored(as_of), "match": query.fts5()}
 
 
 def prepare() -> None:
@@ -61,12 +88,19 @@ def ranked(
     recency: bool,
     *,
     bounded: bool = False,
+    as_parameters: bool = False,
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
     of the CANDIDATES best matches by bm25 only (all tenants' matches compete, this tenant's
     are kept), with `window`, how many candidates there were (fewer than CANDIDATES: every
-    match), and `bound`, no left-out match scores above it (page_stands())."""
-    stored_as_of = as_of.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    match), and `bound`, no left-out match scores above it (page_stands()). `as_parameters`:
+    the tenant, `as_of` and the MATCH expression are bind parameters
+    (bind_values()), so the statement is built once and reused (search.py)."""
+    if as_parameters:
+        tenant_id = bindparam("tenant_id", type_=String)
+        stored_as_of = bindparam("as_of", type_=String)
+    else:
+        stored_as_of = _stored(as_of)
 
     def recency_of(updated_at):
         age_days = func.max(func.julianday(stored_as_of) - func.julianday(updated_at), 0)
@@ -88,7 +122,7 @@ def ranked(
             scored(-func.bm25(_FTS_NAME, *_WEIGHTS))
             .select_from(FTS)
             .join(Document, Document.id == FTS.c.document_id)
-            .where(_match(query), FTS.c.tenant_id == tenant_id)
+            .where(_match(query, as_parameters), FTS.c.tenant_id == tenant_id)
         )
         return apply_filters(stmt, tenant_id, filters)
 
@@ -98,7 +132,7 @@ def ranked(
     bm25 = func.bm25(_FTS_NAME, *_WEIGHTS).label("bm25")
     best = (
         select(FTS.c.rowid.label("rowid"), bm25)
-        .where(_match(query))
+        .where(_match(query, as_parameters))
         .order_by(bm25)
         .limit(CANDIDATES)
         .subquery("best")
@@ -116,12 +150,12 @@ def ranked(
     newest = aliased(Document)
     newest_change = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
     recency_cap = recency_of(newest_change.scalar_subquery())
-    bound = floor * (1.0 + RECENCY_WEIGHT * recency_cap) if recency else floor
+    ceiling = floor * (1.0 + RECENCY_WEIGHT * recency_cap) if recency else floor
     stmt = (
         scored(
             -candidates.c.bm25,
             select(func.count()).select_from(candidates).scalar_subquery().label("window"),
-            bound.label("bound"),
+            ceiling.label("bound"),
         )
         .select_from(candidates)
         .join(Document, Document.id == candidates.c.document_id)

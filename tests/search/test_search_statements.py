@@ -1,0 +1,71 @@
+"""Search statements built once per shape of query, with the tenant, the words, the instant
+and the position as bind parameters (services/search/search.py, `_Ranking.rows`): the same
+hits and pages as statements built for each search, on both databases, and a statement
+reused for another tenant and other words finds only that tenant's documents for them."""
+
+from __future__ import annotations
+
+import pytest
+
+import clock
+from services.documents.filters import DocumentFilters
+from services.search import search
+
+QUERIES = ["alpha", "alpha beta", '"alpha beta" or gamma -delta', "beta or gamma", "alpha -delta"]
+
+
+@pytest.fixture
+def corpus(index_documents, tenant, other_tenant):
+    """Twenty documents of `tenant` whose scores differ (`alpha` i times), and five of
+    `other_tenant` holding every word."""
+    specs = []
+    for i in range(1, 21):
+        words = ["alpha"] * i + (["beta"] if i % 2 else []) + ["gamma"] * (i % 3 == 0)
+        specs.append(
+            {"title": f"Document {i:02d}", "text": " ".join(words + ["delta"] * (i % 5 == 0))}
+        )
+    ids = index_documents(tenant, *specs)
+    others = index_documents(
+        other_tenant, *[{"title": f"Other {i}", "text": "alpha beta gamma omega"} for i in range(5)]
+    )
+    return {"ids": ids, "others": others}
+
+
+def _walk(app, tenant_id: str, q: str, limit: int, filters: DocumentFilters, as_of):
+    seen, cursor = [], None
+    with app.app_context():
+        while True:
+            page = search.search(tenant_id, q, filters, limit, cursor, as_of=as_of)
+            seen += [(h.document.id, h.score, h.highlights) for h in page.hits]
+            if page.next_position is None:
+                return seen
+            cursor = page.next_position
+
+
+@pytest.mark.parametrize("limit", [3, 50])
+def test_reused_statements_walk_like_statements_built_each_time(
+    app, corpus, tenant, monkeypatch, limit
+):
+    as_of = clock.now()
+    for filters in (DocumentFilters(), DocumentFilters(status=["active"])):
+        for q in QUERIES:
+            reused = _walk(app, tenant.id, q, limit, filters, as_of)
+            with monkeypatch.context() as patch:
+                patch.setattr(search, "_status_only", lambda _filters: None)  # build each time
+                built = _walk(app, tenant.id, q, limit, filters, as_of)
+            assert reused == built, (q, filters)
+            assert not {ident for ident, _, _ in reused} & set(corpus["others"])
+    assert len(_walk(app, tenant.id, "alpha", 3, DocumentFilters(), as_of)) == 20
+
+
+def test_a_statement_serves_another_tenant_and_other_words(app, corpus, tenant, other_tenant):
+    with app.app_context():
+        first = search.search(tenant.id, "alpha", DocumentFilters(), 50)
+        statements = dict(search._STATEMENTS)
+        second = search.search(other_tenant.id, "omega", DocumentFilters(), 50)
+        # the same shape: the first search's statement, no other built
+        assert statements.keys() == search._STATEMENTS.keys()
+        assert all(search._STATEMENTS[key] is stmt for key, stmt in statements.items())
+    assert {h.document.id for h in first.hits} == set(corpus["ids"])
+    assert {h.document.id for h in second.hits} == set(corpus["others"])
+    assert all("omega" in h.highlights[-1]["snippet"] for h in second.hits)
