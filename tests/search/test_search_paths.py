@@ -129,6 +129,36 @@ def test_bounded_page_hits_all_match(app, postgres_with_rum, corpus, find, monke
     assert excluded and all(int(h["document"]["title"].split()[1]) % 5 for h in excluded)
 
 
+@pytest.mark.parametrize("limit", [3, 7])
+def test_a_page_of_fewer_candidates_stands_only_when_it_is_exact(
+    app, postgres_with_rum, corpus, index_documents, tenant, find, monkeypatch, limit
+):
+    """CANDIDATES above the corpus: every document whose rank vector matches is a candidate,
+    and a full page whose last row scores above 0 is the exact page (a match past the lead
+    only scores 0: the three added `alpha` documents, and `rareword`'s); the walks equal the
+    exact walks, and some pages were answered from the candidates alone."""
+    index_documents(tenant, *[{"text": FILLER * 60 + "alpha", "title": "Late"}] * 3)
+    monkeypatch.setattr(postgres, "CANDIDATES", 1000)
+    stood = []
+    stands = postgres.page_stands
+
+    def recorded(tenant_id, query, rows, limit):
+        stood.append(stands(tenant_id, query, rows, limit))
+        return stood[-1]
+
+    monkeypatch.setattr(postgres, "page_stands", recorded)
+    queries = [*QUERIES, *APPROXIMATE]
+    bounded = {q: [ident for ident, _ in _walk(find, q, limit)] for q in queries}
+    _drop_rum(app)
+    try:
+        for q in queries:
+            assert bounded[q] == [ident for ident, _ in _walk(find, q, limit)], q
+    finally:
+        _create_rum(app)
+    assert len(bounded["alpha"]) == 43
+    assert any(stood) and not all(stood)
+
+
 def test_health_says_which_path(app, client, database_url):
     expected = {"sqlite": {"fts5"}, "postgresql": {"rum", "gin"}}
     dialect = "sqlite" if database_url.startswith("sqlite") else "postgresql"

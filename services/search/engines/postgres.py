@@ -216,11 +216,17 @@ def bounds(query: SearchQuery) -> bool:
 
 
 def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> bool:
-    """A bounded page stands when the query had a full window of candidates (else all its
-    rank matches were candidates but not its matches past the lead: the exact path is cheap
-    and complete), the page is full inside it (else the walk has passed the candidates), and
-    every row matches on the full vector."""
-    if not rows or rows[0].window < CANDIDATES or len(rows) <= limit:
+    """A bounded page stands when it is full (else the walk has passed the candidates, or the
+    query's matches past the lead may follow), every row matches on the full vector, and
+    either the query had a full window of candidates (the approximate page, docs/search.md)
+    or, with fewer, the page is provably the exact path's: every document whose rank vector
+    matches was a candidate, and a match that is not one scores 0 (its rank vector misses a
+    word that must match, so ts_rank_cd finds no cover), so it comes after a page whose last
+    row scores above 0. Not with exclusions: a rank vector whose lead ends in a cut word equal
+    to an excluded one is no candidate, yet ranks above 0."""
+    if not rows or len(rows) <= limit:
+        return False
+    if rows[0].window < CANDIDATES and (query.excluded or rows[-1].score <= 0):
         return False
     ids = {row.id for row in rows}
     return matching(tenant_id, query, sorted(ids)) == ids
