@@ -159,6 +159,41 @@ def test_a_page_of_fewer_candidates_stands_only_when_it_is_exact(
     assert any(stood) and not all(stood)
 
 
+LEAD_QUERIES = [
+    '"alpha beta" or gamma -delta',
+    "beta or gamma",
+    '"alpha beta"',
+    "gamma or rareword",
+]
+
+
+@pytest.mark.parametrize("limit", [3, 7])
+def test_alternatives_and_phrases_rank_the_lead_matches_and_walk_like_the_exact_path(
+    app, postgres_with_rum, corpus, find, monkeypatch, limit
+):
+    """Alternatives and phrases rank the documents whose rank vector matches their groups
+    (postgres._lead_matches): a full page whose last row scores above 0 is the exact page,
+    then the walk goes on on the exact path, through the matches past the lead (`rareword`,
+    keyword 0). The walks equal the exact walks; some pages came from the lead matches."""
+    stood = []
+    stands = postgres.page_stands
+
+    def recorded(tenant_id, query, rows, limit):
+        stood.append(stands(tenant_id, query, rows, limit))
+        return stood[-1]
+
+    monkeypatch.setattr(postgres, "page_stands", recorded)
+    lead = {q: [ident for ident, _ in _walk(find, q, limit)] for q in LEAD_QUERIES}
+    _drop_rum(app)
+    try:
+        for q in LEAD_QUERIES:
+            assert lead[q] == [ident for ident, _ in _walk(find, q, limit)], q
+    finally:
+        _create_rum(app)
+    assert len(lead["gamma or rareword"]) == 17  # every third and every seventh document
+    assert any(stood) and not all(stood)
+
+
 def test_health_says_which_path(app, client, database_url):
     expected = {"sqlite": {"fts5"}, "postgresql": {"rum", "gin"}}
     dialect = "sqlite" if database_url.startswith("sqlite") else "postgresql"

@@ -26,6 +26,7 @@ from sqlalchemy import (
     func,
     literal,
     literal_column,
+    null,
     select,
     text,
 )
@@ -87,6 +88,11 @@ def tsquery(query: SearchQuery, *, as_parameters: bool = False):
     (websearch_to_tsquery of the whole text reads `"a b" or c -d` as `a <-> b | (c & !d)`:
     the exclusion would bind to the last word only.) `as_parameters`: each term is the bind
     parameter term_<i> (bind_values()), so the expression depends on the query's shape only."""
+    return _tsqueries(query, as_parameters)[0]
+
+
+def _tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
+    """The query's tsquery, and that of its groups alone (without the exclusions)."""
     config = literal_column(f"'{PG_CONFIG}'::regconfig")
     numbered = count()
 
@@ -95,13 +101,14 @@ def tsquery(query: SearchQuery, *, as_parameters: bool = False):
             return func.websearch_to_tsquery(config, bindparam(f"term_{next(numbered)}", String))
         return func.websearch_to_tsquery(config, literal(t.websearch()))
 
-    combined = None
+    groups = None
     for group in query.groups:
         either = reduce(func.tsquery_or, (term(t) for t in group))
-        combined = either if combined is None else func.tsquery_and(combined, either)
+        groups = either if groups is None else func.tsquery_and(groups, either)
+    combined = groups
     for excluded in query.excluded:
         combined = func.tsquery_and(combined, func.tsquery_not(term(excluded)))
-    return combined
+    return combined, groups
 
 
 def _terms(query: SearchQuery) -> list[Term]:
@@ -111,8 +118,14 @@ def _terms(query: SearchQuery) -> list[Term]:
 
 def shape(query: SearchQuery) -> tuple:
     """What a statement built with bind parameters depends on: how many terms each group
-    has, and how many are excluded (the words themselves are bind values)."""
-    return tuple(len(g) for g in query.groups), len(query.excluded)
+    has, how many are excluded (the words themselves are bind values), and which bounded
+    path the query takes (_words_only)."""
+    return tuple(len(g) for g in query.groups), len(query.excluded), _words_only(query)
+
+
+def _words_only(query: SearchQuery) -> bool:
+    """Words that must all match (no alternative, no phrase): the nearest candidates."""
+    return all(len(g) == 1 and len(g[0].words) == 1 for g in query.groups)
 
 
 def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str, object]:
@@ -157,7 +170,8 @@ def ranked(
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
     of the CANDIDATES whose rank vector is nearest the query by the RUM index's distance
-    only, with `window`, how many candidates there were (fewer than CANDIDATES: all).
+    only, with `window`, how many candidates there were (fewer than CANDIDATES: all); or,
+    for alternatives and phrases, of the matches whose rank vector matches (_lead_matches).
     `as_parameters`: the tenant, `as_of` and the terms are bind parameters (bind_values()), so the
     statement can be built once per shape() and reused (search.py)."""
     if as_parameters:
@@ -165,7 +179,7 @@ def ranked(
         instant = bindparam("as_of", type_=UTCDateTime())
     else:
         instant = literal(as_of, UTCDateTime())
-    query_ts = tsquery(query, as_parameters=as_parameters)
+    query_ts, groups_ts = _tsqueries(query, as_parameters)
     keyword = func.ts_rank_cd(
         literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, query_ts, _RANK_NORMALISATION
     )
@@ -186,6 +200,8 @@ def ranked(
             .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(query_ts))
         )
         return apply_filters(stmt, tenant_id, filters)
+    if not _words_only(query):
+        return _lead_matches(columns, tenant_id, filters, query_ts, groups_ts)
     nearest = (
         select(DocumentText.document_id)
         .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(query_ts))
@@ -206,13 +222,44 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
-def bounds(query: SearchQuery) -> bool:
-    """Whether a bounded attempt is worth it: the RUM index is there and the query is words
-    that must all match. For alternatives and phrases RUM's distance orders the matches far
-    from our ranking: on the benchmark corpus the attempt stood for 9 of 20 such queries,
-    with a first-page recall of 0.9975, and cost more than the exact path (73 against 57 ms,
-    bench/RESULTS.md), so they take the exact path."""
-    return path() == "rum" and all(len(g) == 1 and len(g[0].words) == 1 for g in query.groups)
+def _lead_matches(columns, tenant_id, filters, query_ts, groups_ts) -> Select:
+    """The bounded ranking of alternatives and phrases (window NULL): every document of the
+    tenant whose rank vector matches the query's groups (its exclusions aside) is ranked,
+    and the whole query is checked on the full vectors in ranking order, so only the rows a
+    page needs (and those it leaves out) are read twice. Where that page is full and its
+    last row scores above 0 it is the exact page (page_stands): a match outside them has a
+    rank vector where the groups do not match (and-ed words, alternatives and phrases only
+    match more in more text), so ts_rank_cd finds no cover there and its score is 0.
+    Ranking the lead's matches and not every match halved a phrase-with-exclusion query's
+    ranking at 100,000 documents (bench/RESULTS.md, "Issue 16, third session")."""
+    score = columns[-1]
+    inner = (
+        select(*columns, _VECTOR.label("vector"))
+        .join(DocumentText, DocumentText.document_id == Document.id)
+        .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(groups_ts))
+    )
+    ranked = (
+        apply_filters(inner, tenant_id, filters)
+        .order_by(score.desc(), Document.id.asc())
+        .offset(0)  # ranked first, then checked in that order (the check stays outside)
+        .subquery("lead_matches")
+    )
+    return select(
+        ranked.c.id,
+        ranked.c.keyword,
+        ranked.c.recency,
+        ranked.c.score,
+        null().label("window"),
+    ).where(ranked.c.vector.op("@@")(query_ts))
+
+
+def bounds(_query: SearchQuery) -> bool:
+    """Whether a bounded attempt is worth it: the RUM index is there. Words that must all
+    match rank the nearest CANDIDATES; alternatives and phrases the documents whose rank
+    vector matches (_lead_matches). (RUM's distance orders alternatives and phrases far from
+    our ranking: nearest candidates stood for 9 of 20 of them, with a first-page recall of
+    0.9975, bench/RESULTS.md.)"""
+    return path() == "rum"
 
 
 def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> bool:
@@ -226,6 +273,8 @@ def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> b
     to an excluded one is no candidate, yet ranks above 0."""
     if not rows or len(rows) <= limit:
         return False
+    if rows[0].window is None:  # _lead_matches: every row matched, exact above 0
+        return rows[-1].score > 0
     if rows[0].window < CANDIDATES and (query.excluded or rows[-1].score <= 0):
         return False
     ids = {row.id for row in rows}
