@@ -4,9 +4,9 @@
 #                               run `playwright install`, which would download a browser)
 #   tesseract-ocr, poppler-utils  OCR of images and scanned PDFs (optional at run time)
 #   libmagic1                   content sniffing (python-magic)
-#   postgresql-NN-rum           the RUM index for common-word search (docs/search.md), for each
-#                               local PostgreSQL server NN; optional: without it search is exact
-#                               and slower on common words
+#   postgresql-NN-rum           the RUM extension for each local PostgreSQL server NN, so the
+#                               tests cover the opt-in RUM search path (off by default since
+#                               migration 0025: postgrespro/rum#183; docs/search.md); optional
 # Idempotent: installs only what is missing, and runs apt-get update only then.
 set -euo pipefail
 
