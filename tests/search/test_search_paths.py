@@ -147,6 +147,28 @@ def test_bounded_page_hits_all_match(app, postgres_with_rum, corpus, find, monke
     assert excluded and all(int(h["document"]["title"].split()[1]) % 5 for h in excluded)
 
 
+def _walks_equal_the_exact_walks(app, find, monkeypatch, queries, limit):
+    """Walk each query with the RUM indexes, recording whether each bounded page stood, then
+    walk it again on the exact path (RUM dropped) and assert the same ids in the same order.
+    Returns the walks (ids per query) and the recorded verdicts."""
+    stood = []
+    stands = postgres.page_stands
+
+    def recorded(tenant_id, query, rows, limit):
+        stood.append(stands(tenant_id, query, rows, limit))
+        return stood[-1]
+
+    monkeypatch.setattr(postgres, "page_stands", recorded)
+    walks = {q: [ident for ident, _ in _walk(find, q, limit)] for q in queries}
+    _drop_rum(app)
+    try:
+        for q in queries:
+            assert walks[q] == [ident for ident, _ in _walk(find, q, limit)], q
+    finally:
+        _create_rum(app)
+    return walks, stood
+
+
 @pytest.mark.parametrize("limit", [3, 7])
 def test_a_page_of_fewer_candidates_stands_only_when_it_is_exact(
     app, postgres_with_rum, corpus, index_documents, tenant, find, monkeypatch, limit
@@ -157,22 +179,9 @@ def test_a_page_of_fewer_candidates_stands_only_when_it_is_exact(
     exact walks, and some pages were answered from the candidates alone."""
     index_documents(tenant, *[{"text": FILLER * 60 + "alpha", "title": "Late"}] * 3)
     monkeypatch.setattr(postgres, "CANDIDATES", 1000)
-    stood = []
-    stands = postgres.page_stands
-
-    def recorded(tenant_id, query, rows, limit):
-        stood.append(stands(tenant_id, query, rows, limit))
-        return stood[-1]
-
-    monkeypatch.setattr(postgres, "page_stands", recorded)
-    queries = [*QUERIES, *APPROXIMATE]
-    bounded = {q: [ident for ident, _ in _walk(find, q, limit)] for q in queries}
-    _drop_rum(app)
-    try:
-        for q in queries:
-            assert bounded[q] == [ident for ident, _ in _walk(find, q, limit)], q
-    finally:
-        _create_rum(app)
+    bounded, stood = _walks_equal_the_exact_walks(
+        app, find, monkeypatch, [*QUERIES, *APPROXIMATE], limit
+    )
     assert len(bounded["alpha"]) == 43
     assert any(stood) and not all(stood)
 
@@ -193,21 +202,7 @@ def test_alternatives_and_phrases_rank_the_lead_matches_and_walk_like_the_exact_
     (postgres._lead_matches): a full page whose last row scores above 0 is the exact page,
     then the walk goes on on the exact path, through the matches past the lead (`rareword`,
     keyword 0). The walks equal the exact walks; some pages came from the lead matches."""
-    stood = []
-    stands = postgres.page_stands
-
-    def recorded(tenant_id, query, rows, limit):
-        stood.append(stands(tenant_id, query, rows, limit))
-        return stood[-1]
-
-    monkeypatch.setattr(postgres, "page_stands", recorded)
-    lead = {q: [ident for ident, _ in _walk(find, q, limit)] for q in LEAD_QUERIES}
-    _drop_rum(app)
-    try:
-        for q in LEAD_QUERIES:
-            assert lead[q] == [ident for ident, _ in _walk(find, q, limit)], q
-    finally:
-        _create_rum(app)
+    lead, stood = _walks_equal_the_exact_walks(app, find, monkeypatch, LEAD_QUERIES, limit)
     assert len(lead["gamma or rareword"]) == 17  # every third and every seventh document
     assert any(stood) and not all(stood)
 
