@@ -3,8 +3,9 @@ bar, the build time and the size of each (issue 16 asks for both at 1M documents
 
 Loading a large corpus with the indexes in place maintains them row by row (RUM slowly); a
 bulk load drops them first and builds them once at the end, as an operator restoring a large
-tenant would. The indexes are the ones migrations 0003, 0023 and 0024 create: RUM on the rank
-vector and on the full vector where the extension is installed, else GIN on the full vector.
+tenant would. The indexes are the ones the migrations leave (0025, 0026): GIN on the full
+vector and on the rank vector; with `--rum`, the opt-in RUM indexes on both instead
+(docs/search.md: postgrespro/rum#183 can crash the server).
 
     export DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search_1m
     .venv/bin/python bench/search_indexes.py drop
@@ -31,7 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 from services.search.engines import postgres  # noqa: E402  (after the root is on the path)
 
-SEARCH_INDEXES = (postgres.RUM_INDEX, postgres.SEARCH_RUM_INDEX, postgres.SEARCH_GIN_INDEX)
+SEARCH_INDEXES = (
+    postgres.RUM_INDEX,
+    postgres.RANK_GIN_INDEX,
+    postgres.SEARCH_RUM_INDEX,
+    postgres.SEARCH_GIN_INDEX,
+)
 
 
 def _dsn() -> str:
@@ -73,11 +79,13 @@ def _watch(dsn: str, pid: int, bar: tqdm, done: threading.Event) -> None:
                 bar.refresh()
 
 
-def build(conn, dsn: str, memory: str) -> None:
-    if _has_rum(conn):
+def build(conn, dsn: str, memory: str, rum: bool) -> None:
+    if rum and not _has_rum(conn):
+        sys.exit("--rum: the rum extension is not installed in this database")
+    if rum:
         indexes = [postgres.RUM_INDEX, postgres.SEARCH_RUM_INDEX]
     else:
-        indexes = [postgres.SEARCH_GIN_INDEX]
+        indexes = [postgres.RANK_GIN_INDEX, postgres.SEARCH_GIN_INDEX]
     conn.execute(f"SET maintenance_work_mem = '{memory}'")
     pid = conn.info.backend_pid
     for name in indexes:
@@ -105,13 +113,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("drop", "build"))
     parser.add_argument("--maintenance-work-mem", default="1GB")
+    parser.add_argument("--rum", action="store_true", help="the opt-in RUM indexes instead")
     args = parser.parse_args()
     dsn = _dsn()
     with psycopg.connect(dsn, autocommit=True) as conn:
         if args.action == "drop":
             drop(conn)
         else:
-            build(conn, dsn, args.maintenance_work_mem)
+            build(conn, dsn, args.maintenance_work_mem, args.rum)
 
 
 if __name__ == "__main__":

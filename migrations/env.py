@@ -75,12 +75,13 @@ def include_object(obj, name, type_, reflected, compare_to):
     """Leave the engine-specific search index (migration 0003) out of autogenerate: the
     FTS5 table and its shadow tables on SQLite, the tsvector columns and their GIN index
     on PostgreSQL, and the RUM indexes of migrations 0023 and 0024 where the extension is
-    installed."""
+    installed, and the rank vector's GIN index (0026)."""
     if type_ == "table" and name.startswith("document_search"):
         return False
     search_indexes = (
         "ix_document_texts_search_vector",
         "ix_document_texts_rank_rum",
+        "ix_document_texts_rank_gin",
         "ix_document_texts_search_rum",
     )
     if type_ == "index" and name in search_indexes and reflected:

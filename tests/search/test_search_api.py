@@ -226,8 +226,9 @@ def test_a_page_of_hits_runs_as_many_statements_as_a_page_of_one(
     app, index_documents, tenant, find
 ):
     """The hits' documents are serialised together (one workflow query for the page), not
-    one query per hit."""
-    index_documents(tenant, *({"text": f"needle number {i}"} for i in range(12)))
+    one query per hit. (More matches than either page, so both take the same path: a short
+    page would also run the exact path after the bounded attempt.)"""
+    index_documents(tenant, *({"text": f"needle number {i}"} for i in range(30)))
     assert len(ids_of(find("needle", limit=12))) == 12  # warm: key cache, last-used
     with statements(app) as one:
         assert len(ids_of(find("needle", limit=1))) == 1

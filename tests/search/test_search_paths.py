@@ -1,7 +1,8 @@
-"""The bounded search path (PostgreSQL with the RUM index: a common word ranks only the
-nearest CANDIDATES) against the exact path on a fixed corpus: the same hits in the same
-order, every hit matching, walks without repeats or skips; and the exact path where the
-index is absent (a PostgreSQL without RUM), which /internal/health reports."""
+"""The bounded search paths against the exact path on a fixed corpus: the same hits in the
+same order, every hit matching, walks without repeats or skips. PostgreSQL's default (GIN
+on the rank vector, migration 0026) ranks the documents whose lead matches; the opt-in RUM
+path (docs/search.md) also ranks a common word's nearest CANDIDATES. Without an index on the
+rank vector every search is exact; /internal/health reports `rum` or `gin`."""
 
 from __future__ import annotations
 
@@ -79,6 +80,7 @@ def postgres_with_rum(app, database_url):
     assert _has_rum(app)
     yield
     _drop_rum(app)
+    _create_rank_gin(app)
     with app.app_context():  # back to what the migrations leave: GIN on the full vector
         db.session.execute(text(f"DROP INDEX IF EXISTS {postgres.SEARCH_RUM_INDEX}"))
         db.session.execute(text(postgres.index_ddl(postgres.SEARCH_GIN_INDEX)))
@@ -87,15 +89,26 @@ def postgres_with_rum(app, database_url):
 
 
 def _drop_rum(app) -> None:
+    """Both indexes of the rank vector dropped: every search takes the exact path."""
     with app.app_context():
         db.session.execute(text(f"DROP INDEX IF EXISTS {postgres.RUM_INDEX}"))
+        db.session.execute(text(f"DROP INDEX IF EXISTS {postgres.RANK_GIN_INDEX}"))
         db.session.commit()
         search.forget_path()
 
 
 def _create_rum(app) -> None:
+    _create_rank_gin(app)
     with app.app_context():
         db.session.execute(text(postgres.index_ddl(postgres.RUM_INDEX)))
+        db.session.commit()
+        search.forget_path()
+
+
+def _create_rank_gin(app) -> None:
+    """The rank vector's GIN index, as migration 0026 leaves it."""
+    with app.app_context():
+        db.session.execute(text(postgres.index_ddl(postgres.RANK_GIN_INDEX)))
         db.session.commit()
         search.forget_path()
 
@@ -147,7 +160,7 @@ def test_bounded_page_hits_all_match(app, postgres_with_rum, corpus, find, monke
     assert excluded and all(int(h["document"]["title"].split()[1]) % 5 for h in excluded)
 
 
-def _walks_equal_the_exact_walks(app, find, monkeypatch, queries, limit):
+def _walks_equal_the_exact_walks(app, find, monkeypatch, queries, limit, restore=None):
     """Walk each query with the RUM indexes, recording whether each bounded page stood, then
     walk it again on the exact path (RUM dropped) and assert the same ids in the same order.
     Returns the walks (ids per query) and the recorded verdicts."""
@@ -165,7 +178,7 @@ def _walks_equal_the_exact_walks(app, find, monkeypatch, queries, limit):
         for q in queries:
             assert walks[q] == [ident for ident, _ in _walk(find, q, limit)], q
     finally:
-        _create_rum(app)
+        (restore or _create_rum)(app)
     return walks, stood
 
 
@@ -225,10 +238,35 @@ def test_health_says_rum_where_an_operator_created_the_indexes(app, client, post
 def test_exact_path_without_rum_finds_the_same(app, database_url, corpus, find):
     """Both databases: without the index (or on SQLite) every search is exact and complete."""
     if database_url.startswith("postgres"):
-        _drop_rum(app)  # as the migrations leave it (0025)
-    assert len(ids_of(find("alpha", limit=50))) == 40
-    assert len(_walk(find, "gamma", 4)) == 13
-    assert len(_walk(find, "rareword", 2)) == 5
+        _drop_rum(app)
+    try:
+        assert len(ids_of(find("alpha", limit=50))) == 40
+        assert len(_walk(find, "gamma", 4)) == 13
+        assert len(_walk(find, "rareword", 2)) == 5
+    finally:
+        if database_url.startswith("postgres"):
+            _create_rank_gin(app)
+
+
+@pytest.mark.parametrize("limit", [3, 7])
+def test_the_default_gin_path_ranks_the_lead_matches_and_walks_like_the_exact_path(
+    app, database_url, corpus, find, monkeypatch, limit
+):
+    """What the migrations leave on PostgreSQL (GIN on the rank vector, no RUM): every query
+    ranks the documents whose lead matches, and a page stands only when it is provably the
+    exact page; the walks equal the exact walks (no rank-vector index), and some pages came
+    from the lead matches."""
+    if not database_url.startswith("postgres"):
+        pytest.skip("the rank vector is PostgreSQL's (SQLite: test_search_sqlite_bounded.py)")
+    with app.app_context():
+        search.forget_path()
+        assert search.path() == "gin"
+    queries = [*QUERIES, *APPROXIMATE, *LEAD_QUERIES, "alpha -delta", "gamma -beta"]
+    walks, stood = _walks_equal_the_exact_walks(
+        app, find, monkeypatch, queries, limit, restore=_create_rank_gin
+    )
+    assert len(walks["alpha"]) == 40 and len(walks["gamma or rareword"]) == 17
+    assert any(stood) and not all(stood)
 
 
 PHRASES = ['"alpha beta"', '"beta alpha"', '"alpha beta" or gamma -delta', "alpha -delta"]

@@ -50,6 +50,9 @@ from services.search.scoring import (
 )
 
 RUM_INDEX = "ix_document_texts_rank_rum"
+# GIN on the rank vector (migration 0026): finds the documents whose lead matches, for the
+# exact bounded path (_lead_matches), where RUM is not used (postgrespro/rum#183).
+RANK_GIN_INDEX = "ix_document_texts_rank_gin"
 # The full vector's index: RUM where the extension is installed (migration 0024: it keeps word
 # positions, so phrases are checked inside the index), else GIN (migration 0003).
 SEARCH_RUM_INDEX = "ix_document_texts_search_rum"
@@ -58,6 +61,7 @@ SEARCH_GIN_INDEX = "ix_document_texts_search_vector"
 # tests that drop and recreate them and for bench/search_indexes.py.
 INDEX_METHODS = {
     RUM_INDEX: "rum (rank_vector rum_tsvector_ops)",
+    RANK_GIN_INDEX: "gin (rank_vector)",
     SEARCH_RUM_INDEX: "rum (search_vector rum_tsvector_ops)",
     SEARCH_GIN_INDEX: "gin (search_vector)",
 }
@@ -68,7 +72,7 @@ def index_ddl(name: str) -> str:
 
 
 CANDIDATES = 500  # ranked per page when a query matches more (the bounded path)
-_paths: dict[str, str] = {}  # per database URL: "rum" or "gin"
+_indexes: dict[str, frozenset[str]] = {}  # per database URL: which rank-vector indexes exist
 
 # ts_rank_cd weights for D, C (text), B (tags and metadata), A (title).
 _WEIGHTS = "{0.1, 0.1, 0.3, 1.0}"
@@ -119,13 +123,16 @@ def _terms(query: SearchQuery) -> list[Term]:
 def shape(query: SearchQuery) -> tuple:
     """What a statement built with bind parameters depends on: how many terms each group
     has, how many are excluded (the words themselves are bind values), and which bounded
-    path the query takes (_words_only)."""
-    return tuple(len(g) for g in query.groups), len(query.excluded), _words_only(query)
+    path the query takes (_nearest)."""
+    return tuple(len(g) for g in query.groups), len(query.excluded), _nearest(query)
 
 
-def _words_only(query: SearchQuery) -> bool:
-    """Words that must all match (no alternative, no phrase): the nearest candidates."""
-    return all(len(g) == 1 and len(g[0].words) == 1 for g in query.groups)
+def _nearest(query: SearchQuery) -> bool:
+    """Whether the bounded path takes the nearest candidates by RUM's distance: words that
+    must all match (no alternative, no phrase), where the RUM index exists. Every other
+    bounded query ranks the lead's matches (_lead_matches)."""
+    words_only = all(len(g) == 1 and len(g[0].words) == 1 for g in query.groups)
+    return words_only and RUM_INDEX in _rank_indexes()
 
 
 def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str, object]:
@@ -145,17 +152,28 @@ def prepare() -> None:
 
 
 def path() -> str:
-    """ "rum" when the RUM index exists (the bounded path is available), else "gin"; looked
-    up once per process and database (forget_path() after creating or dropping it)."""
+    """ "rum" when an operator created the RUM index (docs/search.md), else "gin"."""
+    return "rum" if RUM_INDEX in _rank_indexes() else "gin"
+
+
+def _rank_indexes() -> frozenset[str]:
+    """Which of the rank vector's indexes exist; looked up once per process and database
+    (forget_path() after creating or dropping one)."""
     key = db.engine.url.render_as_string()
-    if key not in _paths:
-        found = db.session.execute(text("SELECT to_regclass(:name)"), {"name": RUM_INDEX})
-        _paths[key] = "gin" if found.scalar() is None else "rum"
-    return _paths[key]
+    if key not in _indexes:
+        found = db.session.execute(
+            text(
+                "SELECT name FROM unnest(CAST(:names AS text[])) AS name"
+                " WHERE to_regclass(name) IS NOT NULL"
+            ),
+            {"names": [RUM_INDEX, RANK_GIN_INDEX]},
+        )
+        _indexes[key] = frozenset(found.scalars())
+    return _indexes[key]
 
 
 def forget_path() -> None:
-    _paths.clear()
+    _indexes.clear()
 
 
 def ranked(
@@ -200,7 +218,7 @@ def ranked(
             .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(query_ts))
         )
         return apply_filters(stmt, tenant_id, filters)
-    if not _words_only(query):
+    if not _nearest(query):
         return _lead_matches(columns, tenant_id, filters, query_ts, groups_ts)
     nearest = (
         select(DocumentText.document_id)
@@ -254,12 +272,12 @@ def _lead_matches(columns, tenant_id, filters, query_ts, groups_ts) -> Select:
 
 
 def bounds(_query: SearchQuery) -> bool:
-    """Whether a bounded attempt is worth it: the RUM index is there. Words that must all
-    match rank the nearest CANDIDATES; alternatives and phrases the documents whose rank
-    vector matches (_lead_matches). (RUM's distance orders alternatives and phrases far from
-    our ranking: nearest candidates stood for 9 of 20 of them, with a first-page recall of
-    0.9975, bench/RESULTS.md.)"""
-    return path() == "rum"
+    """Whether a bounded attempt is worth it: an index on the rank vector is there. With RUM,
+    words that must all match rank the nearest CANDIDATES; every other query (and every
+    query without RUM) ranks the documents whose rank vector matches (_lead_matches). (RUM's
+    distance orders alternatives and phrases far from our ranking: nearest candidates stood
+    for 9 of 20 of them, with a first-page recall of 0.9975, bench/RESULTS.md.)"""
+    return bool(_rank_indexes())
 
 
 def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> bool:
