@@ -117,6 +117,19 @@ class DocumentFilters(BaseModel):
         return data
 
 
+_NO_FILTERS = DocumentFilters()
+_NARROWING = set(DocumentFilters.model_fields) - {"status", "sort"}
+
+
+def status_only(filters: DocumentFilters) -> tuple[str, ...] | None:
+    """The status filter's values when no other filter is set (sort aside), else None: the
+    shape the documents list and search build their statements once for, with bind
+    parameters (listing.py, search.py)."""
+    if any(getattr(filters, name) != getattr(_NO_FILTERS, name) for name in _NARROWING):
+        return None
+    return tuple(status.value for status in filters.status)
+
+
 def apply_filters(stmt: Select, tenant_id: str | BindParameter, filters: DocumentFilters) -> Select:
     """`stmt` (a select over Document) narrowed to the tenant (a value, or a bind parameter
     in a statement built once: listing) and every filter given."""

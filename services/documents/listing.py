@@ -36,7 +36,12 @@ from extensions import db
 from models.document import Document, DocumentTag
 from models.workflow import WorkflowInstance
 from services.core import paging
-from services.documents.filters import DocumentFilters, apply_filters, sort_columns
+from services.documents.filters import (
+    DocumentFilters,
+    apply_filters,
+    sort_columns,
+    status_only,
+)
 
 
 @cache  # built once per dialect: constructing it was a visible share of a request
@@ -137,8 +142,8 @@ def list_page(
     and whether more follow. Each row has the keyset's columns (what filters.position_of
     reads) and `document`, the document's JSON text."""
     dialect = db.session.get_bind().dialect.name
-    if _is_plain(filters):
-        status = tuple(filters.status)
+    status = status_only(filters)
+    if status is not None:
         stmt = _plain_statement(dialect, filters.sort, status, position is not None)
         params = {"tenant_id": tenant_id, "limit": limit}
         if position is not None:
@@ -150,15 +155,6 @@ def list_page(
     else:
         rows = db.session.execute(stmt, params).all()
     return rows[:limit], len(rows) > limit
-
-
-_PLAIN = DocumentFilters()
-_FILTERS = set(DocumentFilters.model_fields) - {"status", "sort"}
-
-
-def _is_plain(filters: DocumentFilters) -> bool:
-    """No filter set but status and sort."""
-    return all(getattr(filters, name) == getattr(_PLAIN, name) for name in _FILTERS)
 
 
 @cache  # a handful of shapes: dialect x sort x status set x first page or not

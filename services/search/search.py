@@ -22,7 +22,7 @@ import clock
 from errors import DomainError
 from extensions import db
 from models import Document
-from services.documents.filters import DocumentFilters
+from services.documents.filters import DocumentFilters, status_only
 from services.search import entity_signal, query_syntax
 from services.search.engines import postgres, sqlite
 from services.search.scoring import MARK_END, MARK_START, SCORE_DECIMALS
@@ -132,7 +132,7 @@ class _Ranking:
         the page's statement is built once per shape with the tenant, the query, the instant
         and the position as bind parameters: building and compiling it each time cost more
         Python than the rest of a search (as listing.py does for the plain list)."""
-        engine, status = self.engine, _status_only(self.filters)
+        engine, status = self.engine, status_only(self.filters)
         if boost is not None or status is None:
             ranked = engine.ranked(
                 self.tenant_id, self.query, self.filters, self.as_of, self.recency, bounded=bounded
@@ -164,15 +164,6 @@ class _Ranking:
 
 _STATEMENTS: dict[tuple, Select] = {}
 _MAX_STATEMENTS = 256
-_FILTERS = set(DocumentFilters.model_fields) - {"status", "sort"}
-_NO_FILTERS = DocumentFilters()
-
-
-def _status_only(filters: DocumentFilters) -> tuple[str, ...] | None:
-    """The status filter when no other filter is set (search ignores sort), else None."""
-    if any(getattr(filters, name) != getattr(_NO_FILTERS, name) for name in _FILTERS):
-        return None
-    return tuple(s.value for s in filters.status)
 
 
 def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: int) -> list:

@@ -155,9 +155,9 @@ def test_the_plain_statement_built_once_walks_like_a_fresh_one_for_each_tenant(
     gets exactly its own documents, as the statement built per request gives them."""
     theirs = [store_document(other_tenant, f"theirs {i}".encode()) for i in range(3)]
     query = DocumentListQuery.model_validate(params)
-    assert listing._is_plain(query)
+    assert listing.status_only(query) is not None
     reused = [_walk(app, t.id, query, 2) for t in (tenant, other_tenant, tenant)]
-    monkeypatch.setattr(listing, "_is_plain", lambda _filters: False)
+    monkeypatch.setattr(listing, "status_only", lambda _filters: None)
     fresh = [_walk(app, t.id, query, 2) for t in (tenant, other_tenant)]
     assert reused == [fresh[0], fresh[1], fresh[0]]
     assert not set(reused[0]) & set(theirs)
@@ -169,7 +169,7 @@ def test_the_plain_statement_built_once_walks_like_a_fresh_one_for_each_tenant(
 
 def test_a_filtered_list_builds_its_own_statement(app, tenant, awkward):
     query = DocumentListQuery.model_validate({"tag": ["alpha"]})
-    assert not listing._is_plain(query)
+    assert listing.status_only(query) is None
     assert len(_walk(app, tenant.id, query, 2)) == 2  # documents 1 and 5 (3 is in the trash)
 
 

@@ -51,7 +51,7 @@ def test_reused_statements_walk_like_statements_built_each_time(
         for q in QUERIES:
             reused = _walk(app, tenant.id, q, limit, filters, as_of)
             with monkeypatch.context() as patch:
-                patch.setattr(search, "_status_only", lambda _filters: None)  # build each time
+                patch.setattr(search, "status_only", lambda _filters: None)  # build each time
                 built = _walk(app, tenant.id, q, limit, filters, as_of)
             assert reused == built, (q, filters)
             assert not {ident for ident, _, _ in reused} & set(corpus["others"])

@@ -188,8 +188,9 @@ def ranked(
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
     of the CANDIDATES whose rank vector is nearest the query by the RUM index's distance
-    only, with `window`, how many candidates there were (fewer than CANDIDATES: all); or,
-    for alternatives and phrases, of the matches whose rank vector matches (_lead_matches).
+    only, with `window`, how many candidates there were (fewer than CANDIDATES: all), for
+    words that must all match where RUM is there (_nearest); otherwise of the matches whose
+    rank vector matches (_lead_matches).
     `as_parameters`: the tenant, `as_of` and the terms are bind parameters (bind_values()), so the
     statement can be built once per shape() and reused (search.py)."""
     if as_parameters:
@@ -241,7 +242,8 @@ def ranked(
 
 
 def _lead_matches(columns, tenant_id, filters, query_ts, groups_ts) -> Select:
-    """The bounded ranking of alternatives and phrases (window NULL): every document of the
+    """The bounded ranking of every query that does not take RUM's nearest candidates
+    (alternatives and phrases; every query without RUM) (window NULL): every document of the
     tenant whose rank vector matches the query's groups (its exclusions aside) is ranked,
     and the whole query is checked on the full vectors in ranking order, so only the rows a
     page needs (and those it leaves out) are read twice. Where that page is full and its
