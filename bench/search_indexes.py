@@ -3,8 +3,8 @@ bar, the build time and the size of each (issue 16 asks for both at 1M documents
 
 Loading a large corpus with the indexes in place maintains them row by row (RUM slowly); a
 bulk load drops them first and builds them once at the end, as an operator restoring a large
-tenant would. The indexes are the ones the migrations leave (0025, 0026): GIN on the full
-vector and on the rank vector; with `--rum`, the opt-in RUM indexes on both instead
+tenant would. The indexes are the ones the migrations leave (0025-0027): GIN on the full
+vector, on the rank vector and on its tiers; with `--rum`, the opt-in RUM indexes on both
 (docs/search.md: postgrespro/rum#183 can crash the server).
 
     export DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search_1m
@@ -32,9 +32,11 @@ sys.path.insert(0, str(ROOT))
 
 from services.search.engines import postgres  # noqa: E402  (after the root is on the path)
 
+TIER_INDEXES = tuple(map(postgres.tier_index, postgres.TIERS))  # migration 0027
 SEARCH_INDEXES = (
     postgres.RUM_INDEX,
     postgres.RANK_GIN_INDEX,
+    *TIER_INDEXES,
     postgres.SEARCH_RUM_INDEX,
     postgres.SEARCH_GIN_INDEX,
 )
@@ -85,7 +87,7 @@ def build(conn, dsn: str, memory: str, rum: bool) -> None:
     if rum:
         indexes = [postgres.RUM_INDEX, postgres.SEARCH_RUM_INDEX]
     else:
-        indexes = [postgres.RANK_GIN_INDEX, postgres.SEARCH_GIN_INDEX]
+        indexes = [postgres.RANK_GIN_INDEX, *TIER_INDEXES, postgres.SEARCH_GIN_INDEX]
     conn.execute(f"SET maintenance_work_mem = '{memory}'")
     pid = conn.info.backend_pid
     for name in indexes:

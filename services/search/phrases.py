@@ -12,7 +12,8 @@ from sqlalchemy.dialects.postgresql import TSVECTOR
 
 from extensions import db
 from models import DocumentText
-from services.search.engines import postgres, sqlite
+from services.search.engines import sqlite
+from services.search.engines.postgres_tsquery import tsquery
 from services.search.indexing import dialect
 from services.search.query_syntax import _WORD, SearchQuery, Term
 
@@ -36,7 +37,7 @@ def _matching(tenant_id: str, query: SearchQuery) -> list[str]:
     if dialect() == "postgresql":
         vector = literal_column("document_texts.search_vector", TSVECTOR)
         stmt = select(DocumentText.document_id).where(
-            DocumentText.tenant_id == tenant_id, vector.op("@@")(postgres.tsquery(query))
+            DocumentText.tenant_id == tenant_id, vector.op("@@")(tsquery(query))
         )
     else:
         fts = literal_column("document_search")

@@ -69,14 +69,16 @@ def search(
     engine.prepare()
     boost = entity_signal.for_query(tenant_id, q)
     rows = None
-    # Each engine says whether to rank a bounded set of candidates first (bounds) and whether
-    # it can vouch for that page (page_stands): SQLite proves the page exact, PostgreSQL's RUM
-    # candidates approximate it (docs/search.md). An entity boost has no bound.
+    # Each engine names the bounded rankings to try first (attempts) and says whether it can
+    # vouch for a page (page_stands): the tiers, the lead and SQLite's candidates prove the
+    # page exact, PostgreSQL's RUM candidates approximate it (docs/search.md). An entity
+    # boost has no bound.
     ranking = _Ranking(engine, tenant_id, query, filters, as_of, recency, after, limit)
-    if boost is None and engine.bounds(query):
-        rows = ranking.rows(bounded=True)
-        if not engine.page_stands(tenant_id, query, rows, limit):
-            rows = None  # the engine cannot vouch for this page: the exact path after the cursor
+    for attempt in engine.attempts(query) if boost is None else ():
+        rows = ranking.rows(bounded=attempt)
+        if engine.page_stands(tenant_id, query, rows, limit):
+            break
+        rows = None  # the engine cannot vouch for this page: the next attempt, or the exact path
     if rows is None:
         rows = ranking.rows(boost=boost)
     more = len(rows) > limit
@@ -127,7 +129,7 @@ class _Ranking:
     after: tuple[float, str] | None
     limit: int
 
-    def rows(self, *, bounded: bool = False, boost=None) -> list:
+    def rows(self, *, bounded: str | None = None, boost=None) -> list:
         """limit + 1 rows after the cursor. With no filter but status and no entity boost,
         the page's statement is built once per shape with the tenant, the query, the instant
         and the position as bind parameters: building and compiling it each time cost more
@@ -189,8 +191,9 @@ def _page_statement(ranked_stmt: Select, boost, after, rows) -> Select:
 
 def path() -> str:
     """Which search path this database offers: "rum" (PostgreSQL with the RUM index: common
-    words rank a bounded set of candidates), "gin" (PostgreSQL, every match ranked), or
-    "fts5" (SQLite: a bounded set of candidates, kept only when provably exact).
+    words rank a bounded set of candidates), "gin" (PostgreSQL without it: a one-word query's
+    tiers, then the lead's matches, each kept only when provably exact), or "fts5" (SQLite: a
+    bounded set of candidates, kept only when provably exact).
     /internal/health reports it."""
     return _engine().path()
 

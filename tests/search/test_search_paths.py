@@ -6,6 +6,8 @@ rank vector every search is exact; /internal/health reports `rum` or `gin`."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import text
 
@@ -21,7 +23,7 @@ FILLER = "report quarterly numbers meeting "
 # once in each of 13 documents: their RUM distances tie, the index picks any 10 of them as the
 # candidates, and the walk may skip the others (CI saw it skip 2); that word and the other
 # queries are approximations (docs/search.md; recall in bench/RESULTS.md).
-# queries of the last kind (alternatives, phrases) take the exact path (postgres.bounds).
+# queries of the last kind (alternatives, phrases) rank the lead's matches (postgres.attempts).
 QUERIES = ["alpha", "rareword", '"alpha beta" or gamma -delta', "beta or gamma"]
 APPROXIMATE = ["gamma", "alpha gamma"]
 
@@ -88,11 +90,15 @@ def postgres_with_rum(app, database_url):
         search.forget_path()
 
 
+RANK_INDEXES = [postgres.RANK_GIN_INDEX, *map(postgres.tier_index, postgres.TIERS)]
+
+
 def _drop_rum(app) -> None:
-    """Both indexes of the rank vector dropped: every search takes the exact path."""
+    """Every index of the rank vector dropped (RUM, GIN, the tiers'): every search takes the
+    exact path."""
     with app.app_context():
-        db.session.execute(text(f"DROP INDEX IF EXISTS {postgres.RUM_INDEX}"))
-        db.session.execute(text(f"DROP INDEX IF EXISTS {postgres.RANK_GIN_INDEX}"))
+        for name in [postgres.RUM_INDEX, *RANK_INDEXES]:
+            db.session.execute(text(f"DROP INDEX IF EXISTS {name}"))
         db.session.commit()
         search.forget_path()
 
@@ -106,9 +112,10 @@ def _create_rum(app) -> None:
 
 
 def _create_rank_gin(app) -> None:
-    """The rank vector's GIN index, as migration 0026 leaves it."""
+    """The rank vector's GIN index and its tiers' indexes, as migrations 0026-0027 leave them."""
     with app.app_context():
-        db.session.execute(text(postgres.index_ddl(postgres.RANK_GIN_INDEX)))
+        for name in RANK_INDEXES:
+            db.session.execute(text(postgres.index_ddl(name)))
         db.session.commit()
         search.forget_path()
 
@@ -267,6 +274,83 @@ def test_the_default_gin_path_ranks_the_lead_matches_and_walks_like_the_exact_pa
     )
     assert len(walks["alpha"]) == 40 and len(walks["gamma or rareword"]) == 17
     assert any(stood) and not all(stood)
+
+
+def _standing_bounds(monkeypatch) -> list[float]:
+    """The bound of each page from a tier or the lead that stood (0.0: the lead's)."""
+    found: list[float] = []
+    stands = postgres.page_stands
+
+    def recorded(tenant_id, query, rows, limit):
+        verdict = stands(tenant_id, query, rows, limit)
+        if verdict and rows[0].window is None:
+            found.append(float(rows[0].bound))
+        return verdict
+
+    monkeypatch.setattr(postgres, "page_stands", recorded)
+    return found
+
+
+def _skip_unless_postgres(database_url: str) -> None:
+    if not database_url.startswith("postgres"):
+        pytest.skip("the rank vector is PostgreSQL's (SQLite: test_search_sqlite_bounded.py)")
+
+
+@pytest.mark.parametrize("limit", [3, 7])
+def test_a_one_word_query_ranks_its_tiers_first_and_walks_like_the_exact_path(
+    app, database_url, corpus, find, monkeypatch, limit
+):
+    """Document i mentions `alpha` i times (0.1 each): the tiers above 3.0, 1.0 and 0.3 hold
+    documents 31-40, 11-40 and 4-40. A page stands from a tier while its last row scores above
+    the tier's bound, then the walk goes on from the next tier, the lead, or the exact path;
+    the walks equal the exact walks (no rank-vector index), and some pages came from a tier."""
+    _skip_unless_postgres(database_url)
+    bounds = _standing_bounds(monkeypatch)
+    queries = ["alpha", "alpha -delta", "alpha -beta", "gamma", "rareword"]
+    walks, _ = _walks_equal_the_exact_walks(
+        app, find, monkeypatch, queries, limit, restore=_create_rank_gin
+    )
+    assert len(walks["alpha"]) == 40 and len(walks["rareword"]) == 5
+    assert any(bound > 0 for bound in bounds)  # a tier's page, not only the lead's
+
+
+def test_a_tier_page_stands_only_above_what_a_newer_match_outside_it_could_score(
+    app, database_url, tenant, index_documents, find, monkeypatch
+):
+    """A document changed just now that mentions `omega` ten times (1.0: outside the tier above
+    1.0) outranks thirty year-old ones that mention it eleven times (1.1, but recency 0.08):
+    the tier's bound counts the recency of the tenant's newest document, so the page from the
+    tier above 1.0 does not stand, and the one from the tier above 0.3 does, new one first."""
+    _skip_unless_postgres(database_url)
+    now = clock.now().replace(microsecond=0)
+    try:
+        clock.freeze(now - timedelta(days=365))
+        index_documents(tenant, *[{"text": "omega " * 11 + FILLER, "title": "Old"}] * 30)
+        clock.freeze(now)
+        [new] = index_documents(tenant, {"text": "omega " * 10 + FILLER, "title": "New"})
+    finally:
+        clock.reset()
+    bounds = _standing_bounds(monkeypatch)
+    assert ids_of(find("omega", limit=5))[0] == new
+    assert bounds == [pytest.approx(0.3 / 1.3 * 1.25, abs=1e-4)]
+    walks, _ = _walks_equal_the_exact_walks(
+        app, find, monkeypatch, ["omega"], 7, restore=_create_rank_gin
+    )
+    assert len(walks["omega"]) == 31
+
+
+def test_each_tier_is_read_through_its_index(app, database_url, corpus):
+    """The tier expression the ranking uses is the one migration 0027 indexed (else PostgreSQL
+    would compute it for every document of the table)."""
+    _skip_unless_postgres(database_url)
+    with app.app_context():
+        postgres.prepare()
+        for above in postgres.TIERS:
+            expression = postgres.tier_expression("document_texts.rank_vector", above)
+            sql = f"EXPLAIN SELECT 1 FROM document_texts WHERE {expression} @@ 'alpha'"  # noqa: S608
+            plan = db.session.execute(text(sql))
+            assert postgres.tier_index(above) in "\n".join(plan.scalars()), above
+        db.session.rollback()
 
 
 PHRASES = ['"alpha beta"', '"beta alpha"', '"alpha beta" or gamma -delta', "alpha -delta"]

@@ -107,7 +107,7 @@ def test_bounded_walks_equal_exact_walks(app, corpus, tenant, monkeypatch, candi
                     patch.setattr(sqlite, "page_stands", recorded)
                     bounded = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
                 with monkeypatch.context() as patch:
-                    patch.setattr(sqlite, "bounds", lambda query: False)
+                    patch.setattr(sqlite, "attempts", lambda query: ())
                     exact = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
                 assert bounded == exact, (q, name, limit)
                 ids = [ident for ident, _, _ in bounded]
@@ -136,12 +136,12 @@ def test_recency_lifts_a_candidate_from_beyond_the_page(app, corpus, tenant, mon
     assert any(keywords.index(kw) >= limit for _, _, kw in first_page)
     assert corpus["ids"][11] in [ident for ident, _, _ in first_page]
     with app.app_context():
-        rows = search._page(
-            sqlite.ranked(tenant.id, _alpha(), DocumentFilters(), as_of, True, bounded=True),
-            None, None, limit,
-        )  # fmt: skip
+        ranked = sqlite.ranked(
+            tenant.id, _alpha(), DocumentFilters(), as_of, True, bounded="candidates"
+        )
+        rows = search._page(ranked, None, None, limit)
         assert sqlite.page_stands(tenant.id, _alpha(), rows, limit)  # proven, not a fallback
-    monkeypatch.setattr(sqlite, "bounds", lambda query: False)
+    monkeypatch.setattr(sqlite, "attempts", lambda query: ())
     assert _walk(app, tenant.id, "alpha", FILTERS["none"], limit, True, as_of) == walk
 
 

@@ -1,26 +1,27 @@
-"""The PostgreSQL search engine: a tsquery built from websearch_to_tsquery per term, matched
-against the RUM- (or GIN-) indexed tsvector, ts_rank_cd for relevance, ts_headline for
-snippets (see services/search/search.py).
+"""The PostgreSQL search engine: a tsquery built from websearch_to_tsquery per term
+(postgres_tsquery.py), matched against the GIN- (or RUM-) indexed tsvector, ts_rank_cd for
+relevance, ts_headline for snippets (postgres_highlights.py; see services/search/search.py).
 
-Candidates (docs/search.md, "Common words"): where the RUM extension is installed, migration
-0023 adds a RUM index on `rank_vector`, which returns matching documents nearest first by
-its own distance without reading them. `ranked(..., bounded=True)` then ranks only the
-CANDIDATES nearest (and says how many there were), instead of every match of a common word.
-Without the index (a managed PostgreSQL without RUM) every search takes the exact path."""
+Before ranking every match, search.py tries the bounded rankings attempts() names, and keeps
+a page page_stands() vouches for (docs/search.md, "Common words"):
+- "tier:X" (migration 0027), for a query of one word: only the documents where that word
+  weighs more than X in the rank vector; every other match scores at most the tier's bound;
+- "lead" (migration 0026): only the documents whose rank vector (the lead of the text)
+  matches; every other match scores 0;
+- "nearest", where an operator created the RUM index (opt-in: postgrespro/rum#183): the
+  CANDIDATES nearest by RUM's own distance, for words that must all match (approximate)."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from functools import reduce
-from itertools import count
 
 from sqlalchemy import (
     Float,
     Numeric,
     Select,
     String,
+    and_,
     bindparam,
-    case,
     cast,
     extract,
     func,
@@ -31,39 +32,58 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.dialects.postgresql import TSVECTOR
-from sqlalchemy.sql.functions import Function
+from sqlalchemy.orm import aliased
 
 from extensions import db
 from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
-from services.search.indexing import PG_CONFIG
-from services.search.query_syntax import SearchQuery, Term
+from services.search.engines.postgres_highlights import highlights
+from services.search.engines.postgres_tsquery import term_values, terms_shape, tsqueries, tsquery
+from services.search.query_syntax import SearchQuery
 from services.search.scoring import (
-    HEADLINE_LEAD_CHARS,
-    HEADLINE_MAX_CHARS,
-    MARK_END,
-    MARK_START,
     RECENCY_HALF_LIFE_DAYS,
     RECENCY_WEIGHT,
     SCORE_DECIMALS,
 )
 
+__all__ = ["highlights", "tsquery"]  # the engine's interface, beside what is defined here
+
 RUM_INDEX = "ix_document_texts_rank_rum"
 # GIN on the rank vector (migration 0026): finds the documents whose lead matches, for the
-# exact bounded path (_lead_matches), where RUM is not used (postgrespro/rum#183).
+# exact bounded path (_matches), where RUM is not used (postgrespro/rum#183).
 RANK_GIN_INDEX = "ix_document_texts_rank_gin"
 # The full vector's index: RUM where the extension is installed (migration 0024: it keeps word
 # positions, so phrases are checked inside the index), else GIN (migration 0003).
 SEARCH_RUM_INDEX = "ix_document_texts_search_rum"
 SEARCH_GIN_INDEX = "ix_document_texts_search_vector"
-# What migrations 0003, 0023 and 0024 create (migrations keep their own frozen copy), for the
-# tests that drop and recreate them and for bench/search_indexes.py.
+
+# ts_rank_cd weights for D, C (text), B (tags and metadata), A (title).
+_WEIGHTS = "{0.1, 0.1, 0.3, 1.0}"
+_RANK_NORMALISATION = 32  # rank / (rank + 1): keyword scores fall in [0, 1)
+# The tiers of a one-word query (migration 0027), best first: the documents where the word's
+# occurrences in the rank vector weigh more than X in all (3.0: three titles, or a title and
+# many mentions; 1.0: a title and more; 0.3: a title, or a tag and a mention, or four
+# mentions). Each is a GIN index on dms_rank_tier(rank_vector, weights, X).
+TIERS = (3.0, 1.0, 0.3)
+
+
+def tier_index(above: float) -> str:
+    return f"ix_document_texts_rank_tier_{str(above).replace('.', '_')}"
+
+
+def tier_expression(column: str, above: float) -> str:
+    return f"dms_rank_tier({column}, '{_WEIGHTS}'::float4[], {above}::float8)"
+
+
+# What migrations 0003, 0023, 0024 and 0027 create (migrations keep their own frozen copy), for
+# the tests that drop and recreate them and for bench/search_indexes.py.
 INDEX_METHODS = {
     RUM_INDEX: "rum (rank_vector rum_tsvector_ops)",
     RANK_GIN_INDEX: "gin (rank_vector)",
     SEARCH_RUM_INDEX: "rum (search_vector rum_tsvector_ops)",
     SEARCH_GIN_INDEX: "gin (search_vector)",
+    **{tier_index(x): f"gin ({tier_expression('rank_vector', x)})" for x in TIERS},
 }
 
 
@@ -73,75 +93,43 @@ def index_ddl(name: str) -> str:
 
 CANDIDATES = 500  # ranked per page when a query matches more (the bounded path)
 _indexes: dict[str, frozenset[str]] = {}  # per database URL: which rank-vector indexes exist
-
-# ts_rank_cd weights for D, C (text), B (tags and metadata), A (title).
-_WEIGHTS = "{0.1, 0.1, 0.3, 1.0}"
-_RANK_NORMALISATION = 32  # rank / (rank + 1): keyword scores fall in [0, 1)
 _VECTOR = literal_column("document_texts.search_vector", TSVECTOR)
 _RANK_VECTOR = literal_column("document_texts.rank_vector", TSVECTOR)
-_HEADLINE = (
-    f'StartSel="{MARK_START}", StopSel="{MARK_END}", MaxWords=30, MinWords=12, '
-    'MaxFragments=2, FragmentDelimiter=" … "'
-)
-_TITLE_HEADLINE = f'StartSel="{MARK_START}", StopSel="{MARK_END}", HighlightAll=true'
-
-
-def tsquery(query: SearchQuery, *, as_parameters: bool = False):
-    """The query's tsquery, combined in SQL from one websearch_to_tsquery per term: every
-    group must match, any term of a group may, no excluded term may (docs/search.md).
-    (websearch_to_tsquery of the whole text reads `"a b" or c -d` as `a <-> b | (c & !d)`:
-    the exclusion would bind to the last word only.) `as_parameters`: each term is the bind
-    parameter term_<i> (bind_values()), so the expression depends on the query's shape only."""
-    return _tsqueries(query, as_parameters)[0]
-
-
-def _tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
-    """The query's tsquery, and that of its groups alone (without the exclusions)."""
-    config = literal_column(f"'{PG_CONFIG}'::regconfig")
-    numbered = count()
-
-    def term(t) -> Function:
-        if as_parameters:
-            return func.websearch_to_tsquery(config, bindparam(f"term_{next(numbered)}", String))
-        return func.websearch_to_tsquery(config, literal(t.websearch()))
-
-    groups = None
-    for group in query.groups:
-        either = reduce(func.tsquery_or, (term(t) for t in group))
-        groups = either if groups is None else func.tsquery_and(groups, either)
-    combined = groups
-    for excluded in query.excluded:
-        combined = func.tsquery_and(combined, func.tsquery_not(term(excluded)))
-    return combined, groups
-
-
-def _terms(query: SearchQuery) -> list[Term]:
-    """The query's terms in the order tsquery() numbers them."""
-    return [t for group in query.groups for t in group] + list(query.excluded)
 
 
 def shape(query: SearchQuery) -> tuple:
     """What a statement built with bind parameters depends on: how many terms each group
-    has, how many are excluded (the words themselves are bind values), and which bounded
-    path the query takes (_nearest)."""
-    return tuple(len(g) for g in query.groups), len(query.excluded), _nearest(query)
+    has, how many are excluded (the words themselves are bind values), and whether the
+    bounded path takes RUM's nearest candidates (_nearest)."""
+    return (*terms_shape(query), _nearest(query))
 
 
 def _nearest(query: SearchQuery) -> bool:
     """Whether the bounded path takes the nearest candidates by RUM's distance: words that
     must all match (no alternative, no phrase), where the RUM index exists. Every other
-    bounded query ranks the lead's matches (_lead_matches)."""
+    bounded query ranks the tiers' or the lead's matches (_matches)."""
     words_only = all(len(g) == 1 and len(g[0].words) == 1 for g in query.groups)
     return words_only and RUM_INDEX in _rank_indexes()
 
 
+def attempts(query: SearchQuery) -> tuple[str, ...]:
+    """The bounded rankings search.py tries, in order, before ranking every match: with RUM,
+    its nearest candidates for words that must all match; otherwise each tier whose index
+    exists for a query of one word (exclusions allowed), then the lead's matches. Without an
+    index on the rank vector, none: every search takes the exact path."""
+    indexes = _rank_indexes()
+    if _nearest(query):
+        return ("nearest",)
+    lead = ("lead",) if indexes & {RUM_INDEX, RANK_GIN_INDEX} else ()
+    groups = query.groups
+    if len(groups) == 1 and len(groups[0]) == 1 and len(groups[0][0].words) == 1:
+        return tuple(f"tier:{x}" for x in TIERS if tier_index(x) in indexes) + lead
+    return lead
+
+
 def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str, object]:
     """The values of a statement built with `as_parameters=True` (ranked(), tsquery())."""
-    return {"tenant_id": tenant_id, "as_of": as_of, **_term_values(query)}
-
-
-def _term_values(query: SearchQuery) -> dict[str, str]:
-    return {f"term_{i}": t.websearch() for i, t in enumerate(_terms(query))}
+    return {"tenant_id": tenant_id, "as_of": as_of, **term_values(query)}
 
 
 def prepare() -> None:
@@ -166,7 +154,7 @@ def _rank_indexes() -> frozenset[str]:
                 "SELECT name FROM unnest(CAST(:names AS text[])) AS name"
                 " WHERE to_regclass(name) IS NOT NULL"
             ),
-            {"names": [RUM_INDEX, RANK_GIN_INDEX]},
+            {"names": [RUM_INDEX, RANK_GIN_INDEX, *map(tier_index, TIERS)]},
         )
         _indexes[key] = frozenset(found.scalars())
     return _indexes[key]
@@ -183,14 +171,13 @@ def ranked(
     as_of: datetime,
     recency: bool,
     *,
-    bounded: bool = False,
+    bounded: str | None = None,
     as_parameters: bool = False,
 ) -> Select:
-    """id, keyword, recency and score of every matching document in the tenant; `bounded`:
-    of the CANDIDATES whose rank vector is nearest the query by the RUM index's distance
-    only, with `window`, how many candidates there were (fewer than CANDIDATES: all), for
-    words that must all match where RUM is there (_nearest); otherwise of the matches whose
-    rank vector matches (_lead_matches).
+    """id, keyword, recency and score of every matching document in the tenant; `bounded`
+    (one of attempts()): of the tier's or the lead's matches (_matches), or of the CANDIDATES
+    whose rank vector is nearest the query by the RUM index's distance, with `window`, how
+    many candidates there were (fewer than CANDIDATES: all).
     `as_parameters`: the tenant, `as_of` and the terms are bind parameters (bind_values()), so the
     statement can be built once per shape() and reused (search.py)."""
     if as_parameters:
@@ -198,12 +185,16 @@ def ranked(
         instant = bindparam("as_of", type_=UTCDateTime())
     else:
         instant = literal(as_of, UTCDateTime())
-    query_ts, groups_ts = _tsqueries(query, as_parameters)
+    query_ts, groups_ts = tsqueries(query, as_parameters)
     keyword = func.ts_rank_cd(
         literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, query_ts, _RANK_NORMALISATION
     )
-    age_seconds = func.greatest(extract("epoch", instant - Document.updated_at), 0)
-    recency_signal = 1.0 / (1.0 + age_seconds / (RECENCY_HALF_LIFE_DAYS * 86400.0))
+
+    def recency_of(updated_at):
+        age_seconds = func.greatest(extract("epoch", instant - updated_at), 0)
+        return 1.0 / (1.0 + age_seconds / (RECENCY_HALF_LIFE_DAYS * 86400.0))
+
+    recency_signal = recency_of(Document.updated_at)
     raw = keyword * (1.0 + RECENCY_WEIGHT * recency_signal) if recency else keyword
     score = cast(func.round(cast(raw, Numeric), SCORE_DECIMALS), Float)
     columns = (
@@ -219,8 +210,19 @@ def ranked(
             .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(query_ts))
         )
         return apply_filters(stmt, tenant_id, filters)
-    if not _nearest(query):
-        return _lead_matches(columns, tenant_id, filters, query_ts, groups_ts)
+    if bounded == "lead":
+        lead = _RANK_VECTOR.op("@@")(groups_ts)
+        return _matches(columns, tenant_id, filters, query_ts, lead, literal(0.0, Float))
+    if bounded.startswith("tier:"):
+        above = float(bounded.removeprefix("tier:"))
+        tier = literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
+        one_word = and_(tier.op("@@")(groups_ts), func.numnode(groups_ts) == 1)
+        bound = literal(_keyword_ceiling(above), Float)
+        if recency:  # a left-out match is no newer than the tenant's newest document
+            newest = aliased(Document)
+            latest = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
+            bound = bound * (1.0 + RECENCY_WEIGHT * recency_of(latest.scalar_subquery()))
+        return _matches(columns, tenant_id, filters, query_ts, one_word, bound)
     nearest = (
         select(DocumentText.document_id)
         .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(query_ts))
@@ -241,28 +243,40 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
-def _lead_matches(columns, tenant_id, filters, query_ts, groups_ts) -> Select:
-    """The bounded ranking of every query that does not take RUM's nearest candidates
-    (alternatives and phrases; every query without RUM) (window NULL): every document of the
-    tenant whose rank vector matches the query's groups (its exclusions aside) is ranked,
-    and the whole query is checked on the full vectors in ranking order, so only the rows a
-    page needs (and those it leaves out) are read twice. Where that page is full and its
-    last row scores above 0 it is the exact page (page_stands): a match outside them has a
-    rank vector where the groups do not match (and-ed words, alternatives and phrases only
-    match more in more text), so ts_rank_cd finds no cover there and its score is 0.
+def _keyword_ceiling(weight: float) -> float:
+    """The most a document can score (before recency) whose word weighs at most `weight` in
+    its rank vector. For one word ts_rank_cd sums the weights of its occurrences (each is a
+    cover of its own), normalised to sum / (sum + 1); the tier's index adds the same float4
+    weights, so 1e-6 covers their rounding apart."""
+    weight += 1e-6
+    return weight / (weight + 1.0)
+
+
+def _matches(columns, tenant_id, filters, query_ts, where, bound) -> Select:
+    """The exact bounded ranking (window NULL) of the documents `where` picks (the lead's
+    matches, or a tier's): they are ranked, and the whole query is checked on the full
+    vectors in ranking order, so only the rows a page needs (and those it leaves out) are
+    read twice. Every match `where` leaves out scores at most `bound`, so a full page whose
+    last row scores more is the exact page (page_stands):
+    - the lead: a match outside has a rank vector where the groups do not match (and-ed
+      words, alternatives and phrases only match more in more text), so ts_rank_cd finds no
+      cover there and its score is 0;
+    - a tier: the word weighs at most the tier's X in a match outside (_keyword_ceiling),
+      times the recency of the tenant's newest document.
     Ranking the lead's matches and not every match halved a phrase-with-exclusion query's
-    ranking at 100,000 documents (bench/RESULTS.md, "Issue 16, third session")."""
+    ranking at 100,000 documents, and a common word's tier ranks a few hundred documents
+    where its lead matches tens of thousands (bench/RESULTS.md, issue 16)."""
     score = columns[-1]
     inner = (
         select(*columns, _VECTOR.label("vector"))
         .join(DocumentText, DocumentText.document_id == Document.id)
-        .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(groups_ts))
+        .where(DocumentText.tenant_id == tenant_id, where)
     )
     ranked = (
         apply_filters(inner, tenant_id, filters)
         .order_by(score.desc(), Document.id.asc())
         .offset(0)  # ranked first, then checked in that order (the check stays outside)
-        .subquery("lead_matches")
+        .subquery("matches")
     )
     return select(
         ranked.c.id,
@@ -270,31 +284,26 @@ def _lead_matches(columns, tenant_id, filters, query_ts, groups_ts) -> Select:
         ranked.c.recency,
         ranked.c.score,
         null().label("window"),
+        bound.label("bound"),
     ).where(ranked.c.vector.op("@@")(query_ts))
-
-
-def bounds(_query: SearchQuery) -> bool:
-    """Whether a bounded attempt is worth it: an index on the rank vector is there. With RUM,
-    words that must all match rank the nearest CANDIDATES; every other query (and every
-    query without RUM) ranks the documents whose rank vector matches (_lead_matches). (RUM's
-    distance orders alternatives and phrases far from our ranking: nearest candidates stood
-    for 9 of 20 of them, with a first-page recall of 0.9975, bench/RESULTS.md.)"""
-    return bool(_rank_indexes())
 
 
 def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> bool:
     """A bounded page stands when it is full (else the walk has passed the candidates, or the
-    query's matches past the lead may follow), every row matches on the full vector, and
-    either the query had a full window of candidates (the approximate page, docs/search.md)
-    or, with fewer, the page is provably the exact path's: every document whose rank vector
-    matches was a candidate, and a match that is not one scores 0 (its rank vector misses a
-    word that must match, so ts_rank_cd finds no cover), so it comes after a page whose last
-    row scores above 0. Not with exclusions: a rank vector whose lead ends in a cut word equal
-    to an excluded one is no candidate, yet ranks above 0."""
+    query's matches past them may follow) and
+    - from the tiers or the lead (_matches: every row matched the whole query), its last row
+      scores more than `bound`, the most a left-out match can, after rounding to
+      SCORE_DECIMALS (at most 0.5e-6 more; strictly more, as a tie is broken by id);
+    - from RUM's nearest candidates, every row matches on the full vector, and either the
+      query had a full window of candidates (the approximate page, docs/search.md) or, with
+      fewer, the page is provably the exact path's: every document whose rank vector matches
+      was a candidate, and a match that is not one scores 0, so it comes after a page whose
+      last row scores above 0. Not with exclusions: a rank vector whose lead ends in a cut
+      word equal to an excluded one is no candidate, yet ranks above 0."""
     if not rows or len(rows) <= limit:
         return False
-    if rows[0].window is None:  # _lead_matches: every row matched, exact above 0
-        return rows[-1].score > 0
+    if rows[0].window is None:
+        return float(rows[-1].score) > float(rows[0].bound) + 10.0**-SCORE_DECIMALS
     if rows[0].window < CANDIDATES and (query.excluded or rows[-1].score <= 0):
         return False
     ids = {row.id for row in rows}
@@ -310,71 +319,3 @@ def matching(tenant_id: str, query: SearchQuery, ids: list[str]) -> set[str]:
         _VECTOR.op("@@")(tsquery(query)),
     )
     return set(db.session.scalars(stmt))
-
-
-def _unmarked(expression):
-    """The stored text without the highlight markers (see scoring.unmarked)."""
-    return func.replace(func.replace(expression, MARK_START, ""), MARK_END, "")
-
-
-def highlights(
-    tenant_id: str, query: SearchQuery, ids: list[str]
-) -> dict[str, list[tuple[str, str]]]:
-    """(field, snippet with markers) per document of the page; computed for the page only
-    (the statement is built once per shape of query, like the page's: search.py)."""
-    key = shape(query)
-    stmt = _HIGHLIGHTS.get(key)
-    if stmt is None:
-        if len(_HIGHLIGHTS) >= 256:
-            _HIGHLIGHTS.clear()  # queries of many shapes: never unbounded
-        stmt = _HIGHLIGHTS[key] = _highlights_statement(query)
-    params = {**_term_values(query), "tenant_id": tenant_id, "ids": ids}
-    return {
-        doc_id: [("title", title), ("text", text)]
-        for doc_id, title, text in db.session.execute(stmt, params)
-    }
-
-
-_HIGHLIGHTS: dict[tuple, Select] = {}
-
-
-def _highlights_statement(query: SearchQuery) -> Select:
-    """The highlights of the documents `ids` of `tenant_id` for the terms (bind parameters).
-
-    ts_headline parses (and stems) all the text it is given, which made it most of a page's
-    time on long documents: the text snippet is taken from the lead (HEADLINE_LEAD_CHARS,
-    where the ranking's own lead lies), and only a document without a match there is parsed
-    again up to HEADLINE_MAX_CHARS (a CASE, so in the same statement)."""
-    config = literal_column(f"'{PG_CONFIG}'::regconfig")
-    query_ts = tsquery(query, as_parameters=True)
-    tenant_id = bindparam("tenant_id", type_=String)
-
-    def text_headline(chars: int):
-        return func.ts_headline(
-            config, _unmarked(func.left(DocumentText.text, chars)), query_ts, _HEADLINE
-        )
-
-    lead = (
-        select(
-            Document.id.label("id"),
-            func.ts_headline(config, _unmarked(Document.title), query_ts, _TITLE_HEADLINE).label(
-                "title"
-            ),
-            text_headline(HEADLINE_LEAD_CHARS).label("lead"),
-            DocumentText.document_id.label("text_id"),
-        )
-        .join(DocumentText, DocumentText.document_id == Document.id)
-        .where(
-            Document.tenant_id == tenant_id,
-            Document.id.in_(bindparam("ids", type_=String, expanding=True)),
-        )
-        .offset(0)  # keeps the lead's headline computed once, not inlined into the CASE
-        .subquery("lead")
-    )
-    further = (
-        select(text_headline(HEADLINE_MAX_CHARS))
-        .where(DocumentText.document_id == lead.c.text_id)
-        .scalar_subquery()
-    )
-    body = case((func.strpos(lead.c.lead, MARK_START) > 0, lead.c.lead), else_=further)
-    return select(lead.c.id, lead.c.title, body)

@@ -3,7 +3,7 @@ highlight() and snippet() for highlights (see services/search.py).
 
 The bounded path (docs/search.md, "What to expect from SQLite at 100,000 documents"): ranking
 every match of a common word reads each match's stored row (for `document_id`) and its
-document. `ranked(..., bounded=True)` takes the CANDIDATES best matches by bm25 from FTS5
+document. `ranked(..., bounded="candidates")` takes the CANDIDATES best matches by bm25 from FTS5
 alone, which reads no stored row to choose them, and ranks only those; `page_stands()` keeps
 the page when it is provably the exact path's page, else search.py runs the exact path."""
 
@@ -87,7 +87,7 @@ def ranked(
     as_of: datetime,
     recency: bool,
     *,
-    bounded: bool = False,
+    bounded: str | None = None,
     as_parameters: bool = False,
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
@@ -164,9 +164,9 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
-def bounds(_query: SearchQuery) -> bool:
+def attempts(_query: SearchQuery) -> tuple[str, ...]:
     """Every query tries the bounded path first: a page is kept only when proven exact."""
-    return True
+    return ("candidates",)
 
 
 def page_stands(_tenant_id: str, _query: SearchQuery, rows: list, limit: int) -> bool:

@@ -1,0 +1,58 @@
+"""The PostgreSQL tsquery of a parsed search query, shared by the ranking (postgres.py), the
+snippets (postgres_highlights.py) and the knowledge graph's phrase lookup (phrases.py)."""
+
+from __future__ import annotations
+
+from functools import reduce
+from itertools import count
+
+from sqlalchemy import String, bindparam, literal, literal_column
+from sqlalchemy.sql.functions import Function, func
+
+from services.search.indexing import PG_CONFIG
+from services.search.query_syntax import SearchQuery, Term
+
+
+def tsquery(query: SearchQuery, *, as_parameters: bool = False):
+    """The query's tsquery, combined in SQL from one websearch_to_tsquery per term: every
+    group must match, any term of a group may, no excluded term may (docs/search.md).
+    (websearch_to_tsquery of the whole text reads `"a b" or c -d` as `a <-> b | (c & !d)`:
+    the exclusion would bind to the last word only.) `as_parameters`: each term is the bind
+    parameter term_<i> (term_values()), so the expression depends on the query's shape only."""
+    return tsqueries(query, as_parameters)[0]
+
+
+def tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
+    """The query's tsquery, and that of its groups alone (without the exclusions)."""
+    config = literal_column(f"'{PG_CONFIG}'::regconfig")
+    numbered = count()
+
+    def term(t) -> Function:
+        if as_parameters:
+            return func.websearch_to_tsquery(config, bindparam(f"term_{next(numbered)}", String))
+        return func.websearch_to_tsquery(config, literal(t.websearch()))
+
+    groups = None
+    for group in query.groups:
+        either = reduce(func.tsquery_or, (term(t) for t in group))
+        groups = either if groups is None else func.tsquery_and(groups, either)
+    combined = groups
+    for excluded in query.excluded:
+        combined = func.tsquery_and(combined, func.tsquery_not(term(excluded)))
+    return combined, groups
+
+
+def terms_shape(query: SearchQuery) -> tuple:
+    """What a tsquery built with bind parameters depends on: how many terms each group has and
+    how many are excluded (the words themselves are bind values)."""
+    return tuple(len(g) for g in query.groups), len(query.excluded)
+
+
+def term_values(query: SearchQuery) -> dict[str, str]:
+    """The bind values of a tsquery built with `as_parameters=True`."""
+    return {f"term_{i}": t.websearch() for i, t in enumerate(_terms(query))}
+
+
+def _terms(query: SearchQuery) -> list[Term]:
+    """The query's terms in the order tsquery() numbers them."""
+    return [t for group in query.groups for t in group] + list(query.excluded)
