@@ -48,14 +48,18 @@ def main() -> None:
     queries = {
         name: [make(vocabulary, rng) for _ in range(args.queries)] for name, make in CLASSES.items()
     }
-    bounded_attempts = postgres.attempts
+    bounded_attempts = postgres.prepare
+
+    def _settings_only(tenant_id, query, rows):  # the planner settings, no bounded attempt
+        return bounded_attempts(tenant_id, query, rows) and ()
+
     with app.app_context():
         search.forget_path()
         if search.path() != "rum":
             raise SystemExit("no RUM index on this database: nothing to compare")
 
         def page(q: str, path: str) -> tuple[list[str], float]:
-            postgres.attempts = bounded_attempts if path == "rum" else (lambda _query: ())
+            postgres.prepare = bounded_attempts if path == "rum" else _settings_only
             started = time.perf_counter()
             hits = search.search(state["tenant"], q, DocumentFilters(), args.limit).hits
             elapsed = (time.perf_counter() - started) * 1000
@@ -85,7 +89,7 @@ def main() -> None:
                     f"{statistics.median(times):.1f} / "
                     f"{statistics.median(exact[q][1] for q in qs):.1f} |"
                 )
-        postgres.attempts = bounded_attempts
+        postgres.prepare = bounded_attempts
 
 
 def _bounded(search, postgres, state, q: str, limit: int) -> bool:
@@ -96,7 +100,7 @@ def _bounded(search, postgres, state, q: str, limit: int) -> bool:
     from services.search import query_syntax
 
     query = query_syntax.parse(q)
-    postgres.prepare()
+    postgres.prepare(state["tenant"], query, limit + 1)
     stmt = postgres.ranked(
         state["tenant"], query, DocumentFilters(), clock.now(), True, bounded="nearest"
     )

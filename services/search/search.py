@@ -66,15 +66,15 @@ def search(
     query = query_syntax.parse(q)
     as_of, after = _read_position(cursor) if cursor is not None else (as_of or clock.now(), None)
     engine = _engine()
-    engine.prepare()
-    boost = entity_signal.for_query(tenant_id, q)
-    rows = None
-    # Each engine names the bounded rankings to try first (attempts) and says whether it can
+    # Each engine names the bounded rankings to try first (prepare) and says whether it can
     # vouch for a page (page_stands): the tiers, the lead and SQLite's candidates prove the
     # page exact, PostgreSQL's RUM candidates approximate it (docs/search.md). An entity
     # boost has no bound.
+    attempts = engine.prepare(tenant_id, query, limit + 1)
+    boost = entity_signal.for_query(tenant_id, q)
+    rows = None
     ranking = _Ranking(engine, tenant_id, query, filters, as_of, recency, after, limit)
-    for attempt in engine.attempts(query) if boost is None else ():
+    for attempt in attempts if boost is None else ():
         rows = ranking.rows(bounded=attempt)
         if engine.page_stands(tenant_id, query, rows, limit):
             break

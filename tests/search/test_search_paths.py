@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 import clock
 from extensions import db
-from services.search import search
+from services.search import query_syntax, search
 from services.search.engines import postgres
 from tests.search.conftest import ids_of
 
@@ -23,7 +23,7 @@ FILLER = "report quarterly numbers meeting "
 # once in each of 13 documents: their RUM distances tie, the index picks any 10 of them as the
 # candidates, and the walk may skip the others (CI saw it skip 2); that word and the other
 # queries are approximations (docs/search.md; recall in bench/RESULTS.md).
-# queries of the last kind (alternatives, phrases) rank the lead's matches (postgres.attempts).
+# queries of the last kind (alternatives, phrases) rank the lead's matches (postgres._attempts).
 QUERIES = ["alpha", "rareword", '"alpha beta" or gamma -delta', "beta or gamma"]
 APPROXIMATE = ["gamma", "alpha gamma"]
 
@@ -300,10 +300,11 @@ def _skip_unless_postgres(database_url: str) -> None:
 def test_a_one_word_query_ranks_its_tiers_first_and_walks_like_the_exact_path(
     app, database_url, corpus, find, monkeypatch, limit
 ):
-    """Document i mentions `alpha` i times (0.1 each): the tiers above 3.0, 1.0 and 0.3 hold
-    documents 31-40, 11-40 and 4-40. A page stands from a tier while its last row scores above
-    the tier's bound, then the walk goes on from the next tier, the lead, or the exact path;
-    the walks equal the exact walks (no rank-vector index), and some pages came from a tier."""
+    """Document i mentions `alpha` i times (0.1 each, as float4: thirty add up to a hair over
+    3.0): the tiers above 3.0, 1.0 and 0.3 hold documents 30-40, 10-40 and 3-40. A page stands
+    from a tier while its last row scores above the tier's bound, then the walk goes on from
+    the next tier, the lead, or the exact path; the walks equal the exact walks (no
+    rank-vector index), and some pages came from a tier."""
     _skip_unless_postgres(database_url)
     bounds = _standing_bounds(monkeypatch)
     queries = ["alpha", "alpha -delta", "alpha -beta", "gamma", "rareword"]
@@ -339,12 +340,28 @@ def test_a_tier_page_stands_only_above_what_a_newer_match_outside_it_could_score
     assert len(walks["omega"]) == 31
 
 
+def test_a_tier_is_tried_only_where_it_holds_a_page(app, database_url, tenant, corpus):
+    """prepare() counts, in the round trip that sets the planner settings, how many documents
+    each tier holds (up to the rows a page needs): a tier that cannot fill the page is not
+    tried, so a rare word goes to the lead's matches at once."""
+    _skip_unless_postgres(database_url)
+    every = ("tier:3.0", "tier:1.0", "tier:0.3", "lead")
+    with app.app_context():
+        assert postgres.prepare(tenant.id, query_syntax.parse("alpha"), 5) == every
+        assert postgres.prepare(tenant.id, query_syntax.parse("alpha -delta"), 15) == every[1:]
+        assert postgres.prepare(tenant.id, query_syntax.parse("rareword"), 2) == ("lead",)
+        assert postgres.prepare(tenant.id, query_syntax.parse("alpha beta"), 2) == ("lead",)
+        settings = db.session.execute(text("SHOW enable_seqscan")).scalar()
+        assert settings == "off"  # set in the same round trip
+        db.session.rollback()
+
+
 def test_each_tier_is_read_through_its_index(app, database_url, corpus):
     """The tier expression the ranking uses is the one migration 0027 indexed (else PostgreSQL
     would compute it for every document of the table)."""
     _skip_unless_postgres(database_url)
     with app.app_context():
-        postgres.prepare()
+        db.session.execute(text("SET LOCAL enable_seqscan = off"))
         for above in postgres.TIERS:
             expression = postgres.tier_expression("document_texts.rank_vector", above)
             sql = f"EXPLAIN SELECT 1 FROM document_texts WHERE {expression} @@ 'alpha'"  # noqa: S608

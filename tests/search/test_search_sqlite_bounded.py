@@ -107,7 +107,7 @@ def test_bounded_walks_equal_exact_walks(app, corpus, tenant, monkeypatch, candi
                     patch.setattr(sqlite, "page_stands", recorded)
                     bounded = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
                 with monkeypatch.context() as patch:
-                    patch.setattr(sqlite, "attempts", lambda query: ())
+                    patch.setattr(sqlite, "prepare", lambda *_: ())
                     exact = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
                 assert bounded == exact, (q, name, limit)
                 ids = [ident for ident, _, _ in bounded]
@@ -141,7 +141,7 @@ def test_recency_lifts_a_candidate_from_beyond_the_page(app, corpus, tenant, mon
         )
         rows = search._page(ranked, None, None, limit)
         assert sqlite.page_stands(tenant.id, _alpha(), rows, limit)  # proven, not a fallback
-    monkeypatch.setattr(sqlite, "attempts", lambda query: ())
+    monkeypatch.setattr(sqlite, "prepare", lambda *_: ())
     assert _walk(app, tenant.id, "alpha", FILTERS["none"], limit, True, as_of) == walk
 
 

@@ -112,11 +112,11 @@ def _nearest(query: SearchQuery) -> bool:
     return words_only and RUM_INDEX in _rank_indexes()
 
 
-def attempts(query: SearchQuery) -> tuple[str, ...]:
-    """The bounded rankings search.py tries, in order, before ranking every match: with RUM,
-    its nearest candidates for words that must all match; otherwise each tier whose index
-    exists for a query of one word (exclusions allowed), then the lead's matches. Without an
-    index on the rank vector, none: every search takes the exact path."""
+def _attempts(query: SearchQuery) -> tuple[str, ...]:
+    """The bounded rankings worth trying, in order, before ranking every match: with RUM, its
+    nearest candidates for words that must all match; otherwise each tier whose index exists
+    for a query of one word (exclusions allowed), then the lead's matches. Without an index
+    on the rank vector, none: every search takes the exact path."""
     indexes = _rank_indexes()
     if _nearest(query):
         return ("nearest",)
@@ -132,11 +132,40 @@ def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str
     return {"tenant_id": tenant_id, "as_of": as_of, **term_values(query)}
 
 
-def prepare() -> None:
-    """Match through the GIN index, never a sequential scan: the planner prices `@@` as
-    cheap, but on a scan it must decompress every document's full vector (seconds at 100k
-    documents for a common word), while the index answers without touching them."""
-    db.session.execute(text("SET LOCAL enable_seqscan = off; SET LOCAL random_page_cost = 1.1"))
+_SETTINGS = {"enable_seqscan": "off", "random_page_cost": "1.1"}
+
+
+def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
+    """Set the search transaction's planner settings, and name the bounded rankings worth
+    trying for `rows` rows (search.py), in one round trip: a tier is tried only where it
+    holds `rows` documents with the word (else its page could not be full), so a rare word
+    goes to the lead at once.
+
+    The settings: match through the GIN index, never a sequential scan (the planner prices
+    `@@` as cheap, but on a scan it must decompress every document's full vector: seconds at
+    100k documents for a common word), and price random reads as on SSD or in memory."""
+    attempts = _attempts(query)
+    tiers = tuple(float(a.removeprefix("tier:")) for a in attempts if a.startswith("tier:"))
+    settings = [func.set_config(name, value, True) for name, value in _SETTINGS.items()]
+    if not tiers:
+        db.session.execute(select(*settings))
+        return attempts
+    groups_ts = tsqueries(query, as_parameters=True)[1]
+    held = []
+    for above in tiers:  # how many of the tenant's documents the tier holds, up to `rows`
+        tier = literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
+        found = (
+            select(DocumentText.document_id)
+            .where(DocumentText.tenant_id == bindparam("tenant_id"), tier.op("@@")(groups_ts))
+            .limit(bindparam("rows"))
+            .subquery()
+        )
+        held.append(select(func.count()).select_from(found).scalar_subquery())
+    counts = db.session.execute(
+        select(*settings, *held), {"tenant_id": tenant_id, "rows": rows, **term_values(query)}
+    ).one()[len(settings) :]
+    full = {f"tier:{above}" for above, n in zip(tiers, counts, strict=True) if n >= rows}
+    return tuple(a for a in attempts if not a.startswith("tier:") or a in full)
 
 
 def path() -> str:

@@ -71,8 +71,10 @@ def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str
     return {"tenant_id": tenant_id, "as_of": _stored(as_of), "match": query.fts5()}
 
 
-def prepare() -> None:
-    """Nothing to set: FTS5 always answers MATCH from its own index."""
+def prepare(_tenant_id: str, _query: SearchQuery, _rows: int) -> tuple[str, ...]:
+    """Nothing to set (FTS5 always answers MATCH from its own index); every query tries the
+    bounded path first: a page is kept only when proven exact."""
+    return ("candidates",)
 
 
 def path() -> str:
@@ -162,11 +164,6 @@ def ranked(
         .where(candidates.c.tenant_id == tenant_id)
     )
     return apply_filters(stmt, tenant_id, filters)
-
-
-def attempts(_query: SearchQuery) -> tuple[str, ...]:
-    """Every query tries the bounded path first: a page is kept only when proven exact."""
-    return ("candidates",)
 
 
 def page_stands(_tenant_id: str, _query: SearchQuery, rows: list, limit: int) -> bool:
