@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import reduce
 from itertools import count
 
-from sqlalchemy import String, bindparam, literal, literal_column
+from sqlalchemy import String, bindparam, case, literal, literal_column, null
 from sqlalchemy.sql.functions import Function, func
 
 from services.search.indexing import PG_CONFIG
@@ -17,7 +17,8 @@ def tsquery(query: SearchQuery, *, as_parameters: bool = False):
     """The query's tsquery, combined in SQL from one websearch_to_tsquery per term: every
     group must match, any term of a group may, no excluded term may (docs/search.md).
     (websearch_to_tsquery of the whole text reads `"a b" or c -d` as `a <-> b | (c & !d)`:
-    the exclusion would bind to the last word only.) `as_parameters`: each term is the bind
+    the exclusion would bind to the last word only.) Groups of English stop words only match
+    nothing, exclusions or not (docs/search.md). `as_parameters`: each term is the bind
     parameter term_<i> (term_values()), so the expression depends on the query's shape only."""
     return tsqueries(query, as_parameters)[0]
 
@@ -39,6 +40,8 @@ def tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
     combined = groups
     for excluded in query.excluded:
         combined = func.tsquery_and(combined, func.tsquery_not(term(excluded)))
+    if query.excluded:  # groups of stop words only are empty, and `'' & !d` is `!d`: nothing
+        combined = case((func.numnode(groups) == 0, null()), else_=combined)
     return combined, groups
 
 
