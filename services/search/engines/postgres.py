@@ -40,7 +40,7 @@ from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
 from services.search.engines.postgres_highlights import highlights
 from services.search.engines.postgres_tsquery import term_values, terms_shape, tsqueries, tsquery
-from services.search.query_syntax import SearchQuery
+from services.search.query_syntax import SearchQuery, Term
 from services.search.scoring import (
     RECENCY_HALF_LIFE_DAYS,
     RECENCY_WEIGHT,
@@ -146,26 +146,34 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     100k documents for a common word), and price random reads as on SSD or in memory."""
     attempts = _attempts(query)
     tiers = tuple(float(a.removeprefix("tier:")) for a in attempts if a.startswith("tier:"))
+    statement = _PREPARE.get(tiers)
+    if statement is None:
+        statement = _PREPARE[tiers] = _prepare_statement(tiers)
+    params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)} if tiers else {}
+    counts = db.session.execute(statement, params).one()[len(_SETTINGS) :]
+    full = {f"tier:{above}" for above, n in zip(tiers, counts, strict=True) if n >= rows}
+    return tuple(a for a in attempts if not a.startswith("tier:") or a in full)
+
+
+def _prepare_statement(tiers: tuple[float, ...]) -> Select:
+    """SET LOCAL of _SETTINGS (set_config), and how many of the tenant's documents each tier
+    holds with the word (bind parameter term_0), up to `rows`; built once per set of tiers."""
     settings = [func.set_config(name, value, True) for name, value in _SETTINGS.items()]
-    if not tiers:
-        db.session.execute(select(*settings))
-        return attempts
-    groups_ts = tsqueries(query, as_parameters=True)[1]
+    word = tsqueries(SearchQuery(groups=[[Term(("word",))]]), as_parameters=True)[1]
     held = []
-    for above in tiers:  # how many of the tenant's documents the tier holds, up to `rows`
+    for above in tiers:
         tier = literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
         found = (
             select(DocumentText.document_id)
-            .where(DocumentText.tenant_id == bindparam("tenant_id"), tier.op("@@")(groups_ts))
+            .where(DocumentText.tenant_id == bindparam("tenant_id"), tier.op("@@")(word))
             .limit(bindparam("rows"))
             .subquery()
         )
         held.append(select(func.count()).select_from(found).scalar_subquery())
-    counts = db.session.execute(
-        select(*settings, *held), {"tenant_id": tenant_id, "rows": rows, **term_values(query)}
-    ).one()[len(settings) :]
-    full = {f"tier:{above}" for above, n in zip(tiers, counts, strict=True) if n >= rows}
-    return tuple(a for a in attempts if not a.startswith("tier:") or a in full)
+    return select(*settings, *held)
+
+
+_PREPARE: dict[tuple[float, ...], Select] = {}  # a few sets of tiers at most
 
 
 def path() -> str:
