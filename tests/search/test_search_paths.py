@@ -356,6 +356,20 @@ def test_a_tier_is_tried_only_where_it_holds_a_page(app, database_url, tenant, c
         db.session.rollback()
 
 
+def test_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
+    app, database_url, tenant, index_documents, find
+):
+    """`gamma²delta` is one word to our parser, but `'gamma' <-> 'delta'` to PostgreSQL's, for
+    which one word's bound does not hold: no tier holds it (a tier's vector keeps no positions,
+    and a phrase never matches one without them), so the lead answers."""
+    _skip_unless_postgres(database_url)
+    ids = index_documents(tenant, *[{"title": "gamma delta", "text": FILLER}] * 3)
+    with app.app_context():
+        assert postgres.prepare(tenant.id, query_syntax.parse("gamma²delta"), 2) == ("lead",)
+        db.session.rollback()
+    assert sorted(ids_of(find("gamma²delta"))) == sorted(ids)
+
+
 def test_each_tier_is_read_through_its_index(app, database_url, corpus):
     """The tier expression the ranking uses is the one migration 0027 indexed (else PostgreSQL
     would compute it for every document of the table)."""

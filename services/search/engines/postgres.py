@@ -20,7 +20,6 @@ from sqlalchemy import (
     Numeric,
     Select,
     String,
-    and_,
     bindparam,
     cast,
     extract,
@@ -252,8 +251,10 @@ def ranked(
         return _matches(columns, tenant_id, filters, query_ts, lead, literal(0.0, Float))
     if bounded.startswith("tier:"):
         above = float(bounded.removeprefix("tier:"))
+        # A word PostgreSQL reads as several (`x²y`: 'x' <-> 'y') matches no tier: a tier's
+        # vector keeps no positions, and a phrase never matches one without them.
         tier = literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
-        one_word = and_(tier.op("@@")(groups_ts), func.numnode(groups_ts) == 1)
+        one_word = tier.op("@@")(groups_ts)
         bound = literal(_keyword_ceiling(above), Float)
         if recency:  # a left-out match is no newer than the tenant's newest document
             newest = aliased(Document)
