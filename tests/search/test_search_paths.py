@@ -46,11 +46,11 @@ def corpus(index_documents, tenant):
         clock.reset()
 
 
-def _walk(find, q: str, limit: int) -> list[tuple[str, float]]:
+def _walk(find, q: str, limit: int, **filters) -> list[tuple[str, float]]:
     seen, cursor = [], None
     while True:
         params = {"limit": limit, "cursor": cursor} if cursor else {"limit": limit}
-        body = find(q, **params).get_json()
+        body = find(q, **params, **filters).get_json()
         seen += [(hit["document"]["id"], hit["score"]) for hit in body["data"]]
         cursor = body["meta"]["pagination"].get("nextCursor")
         if cursor is None:
@@ -313,6 +313,24 @@ def test_a_one_word_query_ranks_its_tiers_first_and_walks_like_the_exact_path(
     )
     assert len(walks["alpha"]) == 40 and len(walks["rareword"]) == 5
     assert any(bound > 0 for bound in bounds)  # a tier's page, not only the lead's
+
+
+def test_a_tier_walk_with_filters_equals_the_exact_walk(
+    app, database_url, corpus, find, monkeypatch
+):
+    """With a filter beyond status the statement is built per search, tenant and values
+    inlined: the tiers still answer some pages, and the walk is the exact walk."""
+    _skip_unless_postgres(database_url)
+    bounds = _standing_bounds(monkeypatch)
+    filters = {"contentType": "text/plain", "createdBefore": "2999-01-01T00:00:00Z"}
+    tiered = [ident for ident, _ in _walk(find, "alpha", 7, **filters)]
+    assert any(bound > 0 for bound in bounds)
+    _drop_rum(app)
+    try:
+        assert tiered == [ident for ident, _ in _walk(find, "alpha", 7, **filters)]
+    finally:
+        _create_rank_gin(app)
+    assert len(tiered) == 40
 
 
 def test_a_tier_page_stands_only_above_what_a_newer_match_outside_it_could_score(
