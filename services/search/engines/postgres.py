@@ -37,7 +37,7 @@ from extensions import db
 from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
-from services.search.engines.postgres_highlights import highlights
+from services.search.engines.postgres_highlights import highlights  # noqa: F401 (engine.highlights)
 from services.search.engines.postgres_tsquery import term_values, terms_shape, tsqueries, tsquery
 from services.search.query_syntax import SearchQuery, Term
 from services.search.scoring import (
@@ -45,8 +45,6 @@ from services.search.scoring import (
     RECENCY_WEIGHT,
     SCORE_DECIMALS,
 )
-
-__all__ = ["highlights", "tsquery"]  # the engine's interface, beside what is defined here
 
 RUM_INDEX = "ix_document_texts_rank_rum"
 # GIN on the rank vector (migration 0026): finds the documents whose lead matches, for the
