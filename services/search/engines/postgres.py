@@ -2,7 +2,7 @@
 (postgres_tsquery.py), matched against the GIN- (or RUM-) indexed tsvector, ts_rank_cd for
 relevance, ts_headline for snippets (postgres_highlights.py; see services/search/search.py).
 
-Before ranking every match, search.py tries the bounded rankings attempts() names, and keeps
+Before ranking every match, search.py tries the bounded rankings prepare() names, and keeps
 a page page_stands() vouches for (docs/search.md, "Common words"):
 - "tier:X" (migration 0027), for a query of one word: only the documents where that word
   weighs more than X in the rank vector; every other match scores at most the tier's bound;
@@ -65,6 +65,19 @@ _RANK_NORMALISATION = 32  # rank / (rank + 1): keyword scores fall in [0, 1)
 TIERS = (3.0, 1.0, 0.3)
 
 
+_TIER = "tier:"  # an attempt's name: "tier:3.0"
+
+
+def _tier_of(attempt: str) -> float | None:
+    """The X of a tier's attempt (prepare(), ranked()); None for any other attempt."""
+    return float(attempt.removeprefix(_TIER)) if attempt.startswith(_TIER) else None
+
+
+def _tier_vector(above: float):
+    """The tier's vector of the row, as the index of migration 0027 holds it."""
+    return literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
+
+
 def tier_index(above: float) -> str:
     return f"ix_document_texts_rank_tier_{str(above).replace('.', '_')}"
 
@@ -120,7 +133,7 @@ def _attempts(query: SearchQuery) -> tuple[str, ...]:
     lead = ("lead",) if indexes & {RUM_INDEX, RANK_GIN_INDEX} else ()
     groups = query.groups
     if len(groups) == 1 and len(groups[0]) == 1 and len(groups[0][0].words) == 1:
-        return tuple(f"tier:{x}" for x in TIERS if tier_index(x) in indexes) + lead
+        return tuple(f"{_TIER}{x}" for x in TIERS if tier_index(x) in indexes) + lead
     return lead
 
 
@@ -142,14 +155,14 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     `@@` as cheap, but on a scan it must decompress every document's full vector: seconds at
     100k documents for a common word), and price random reads as on SSD or in memory."""
     attempts = _attempts(query)
-    tiers = tuple(float(a.removeprefix("tier:")) for a in attempts if a.startswith("tier:"))
+    tiers = tuple(x for x in map(_tier_of, attempts) if x is not None)
     statement = _PREPARE.get(tiers)
     if statement is None:
         statement = _PREPARE[tiers] = _prepare_statement(tiers)
     params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)} if tiers else {}
     counts = db.session.execute(statement, params).one()[len(_SETTINGS) :]
-    full = {f"tier:{above}" for above, n in zip(tiers, counts, strict=True) if n >= rows}
-    return tuple(a for a in attempts if not a.startswith("tier:") or a in full)
+    full = {above for above, n in zip(tiers, counts, strict=True) if n >= rows}
+    return tuple(a for a in attempts if _tier_of(a) in (None, *full))
 
 
 def _prepare_statement(tiers: tuple[float, ...]) -> Select:
@@ -159,10 +172,11 @@ def _prepare_statement(tiers: tuple[float, ...]) -> Select:
     word = tsqueries(SearchQuery(groups=[[Term(("word",))]]), as_parameters=True)[1]
     held = []
     for above in tiers:
-        tier = literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
         found = (
             select(DocumentText.document_id)
-            .where(DocumentText.tenant_id == bindparam("tenant_id"), tier.op("@@")(word))
+            .where(
+                DocumentText.tenant_id == bindparam("tenant_id"), _tier_vector(above).op("@@")(word)
+            )
             .limit(bindparam("rows"))
             .subquery()
         )
@@ -247,12 +261,11 @@ def ranked(
     if bounded == "lead":
         lead = _RANK_VECTOR.op("@@")(groups_ts)
         return _matches(columns, tenant_id, filters, query_ts, lead, literal(0.0, Float))
-    if bounded.startswith("tier:"):
-        above = float(bounded.removeprefix("tier:"))
+    above = _tier_of(bounded)
+    if above is not None:
         # A word PostgreSQL reads as several (`x²y`: 'x' <-> 'y') matches no tier: a tier's
         # vector keeps no positions, and a phrase never matches one without them.
-        tier = literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
-        one_word = tier.op("@@")(groups_ts)
+        one_word = _tier_vector(above).op("@@")(groups_ts)
         bound = literal(_keyword_ceiling(above), Float)
         if recency:  # a left-out match is no newer than the tenant's newest document
             newest = aliased(Document)
