@@ -100,8 +100,8 @@ def test_marker_characters_in_a_document_never_become_markup(index_documents, te
 
 
 def test_text_snippets_come_from_the_lead_or_from_further_in(index_documents, tenant, find):
-    """PostgreSQL parses the lead first (HEADLINE_LEAD_CHARS) and the rest only for a
-    document without a match there; either way each hit gets its own text snippet."""
+    """PostgreSQL parses a window from the first place a query word is spelt (an early
+    match, a late one); either way each hit gets its own text snippet, of whole words."""
     filler = "meeting notes about nothing in particular " * 100  # 4,200 characters
     early, late, both = index_documents(
         tenant,
@@ -116,6 +116,36 @@ def test_text_snippets_come_from_the_lead_or_from_further_in(index_documents, te
         assert "<mark>glacier</mark>" in snippet
     late_snippet = hits[late]["highlights"][0]["snippet"]
     assert late_snippet.rstrip().endswith("<mark>glacier</mark> moved")
+    words = set(filler.split()) | {"the", "glacier", "moved"}
+    shown = late_snippet.replace("<mark>", "").replace("</mark>", "").replace("…", " ").split()
+    assert set(shown) <= words, shown  # the window's cut first word is not shown
+
+
+def test_a_snippet_shows_a_word_found_far_from_the_other(index_documents, tenant, find):
+    """`glacier moraine`: the title has one word, the text the other past its first 2,000
+    characters; the text snippet shows that word (a window where it is, not the start)."""
+    filler = "meeting notes about nothing in particular " * 100
+    index_documents(tenant, {"title": "Glacier", "text": filler + " a moraine formed"})
+    (hit,) = find("glacier moraine").get_json()["data"]
+    fields = {h["field"]: h["snippet"] for h in hit["highlights"]}
+    assert "<mark>Glacier</mark>" in fields["title"]
+    assert "<mark>moraine</mark> formed" in fields["text"]
+
+
+def test_a_word_whose_stem_is_spelt_otherwise_is_still_shown(index_documents, tenant, find):
+    """PostgreSQL stems `happy` as `happi`, which the text never spells: its snippet comes
+    from parsing the text itself (HEADLINE_MAX_CHARS), not from the window."""
+    filler = "meeting notes about nothing in particular " * 100
+    index_documents(tenant, {"title": "Minutes", "text": filler + " a happy ending"})
+    (hit,) = find("happy").get_json()["data"]
+    (snippet,) = [h["snippet"] for h in hit["highlights"] if h["field"] == "text"]
+    assert "<mark>happy</mark> ending" in snippet
+
+
+def test_a_title_only_match_has_no_text_highlight(index_documents, tenant, find):
+    index_documents(tenant, {"title": "Glacier survey", "text": "tide tables " * 300})
+    (hit,) = find("glacier").get_json()["data"]
+    assert [h["field"] for h in hit["highlights"]] == ["title"]
 
 
 def test_text_only_match_has_no_title_highlight(index_documents, tenant, find):

@@ -3,19 +3,24 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select, String, bindparam, case, func, literal_column, select
+from functools import reduce
+
+from sqlalchemy import Select, String, bindparam, case, func, literal_column, select, true
+from sqlalchemy.dialects.postgresql import TSVECTOR
+from sqlalchemy.sql.functions import Function
 
 from extensions import db
 from models import Document, DocumentText
 from services.search.engines.postgres_tsquery import term_values, terms_shape, tsquery
 from services.search.indexing import PG_CONFIG
 from services.search.query_syntax import SearchQuery
-from services.search.scoring import HEADLINE_LEAD_CHARS, HEADLINE_MAX_CHARS, MARK_END, MARK_START
+from services.search.scoring import HEADLINE_MAX_CHARS, HEADLINE_WINDOW_CHARS, MARK_END, MARK_START
 
 _HEADLINE = (
     f'StartSel="{MARK_START}", StopSel="{MARK_END}", MaxWords=30, MinWords=12, '
     'MaxFragments=2, FragmentDelimiter=" … "'
 )
+_SEARCH_VECTOR = literal_column("document_texts.search_vector", TSVECTOR)
 _TITLE_HEADLINE = f'StartSel="{MARK_START}", StopSel="{MARK_END}", HighlightAll=true'
 
 
@@ -28,7 +33,8 @@ def highlights(
     tenant_id: str, query: SearchQuery, ids: list[str]
 ) -> dict[str, list[tuple[str, str]]]:
     """(field, snippet with markers) per document of the page; computed for the page only
-    (the statement is built once per shape of query, like the page's: search.py)."""
+    (the statement is built once per shape of query, like the page's: search.py). A text
+    that does not match the query itself gets no text snippet."""
     key = terms_shape(query)
     stmt = _HIGHLIGHTS.get(key)
     if stmt is None:
@@ -37,51 +43,97 @@ def highlights(
         stmt = _HIGHLIGHTS[key] = _highlights_statement(query)
     params = {**term_values(query), "tenant_id": tenant_id, "ids": ids}
     return {
-        doc_id: [("title", title), ("text", text)]
+        doc_id: [("title", title)] + ([("text", text)] if text is not None else [])
         for doc_id, title, text in db.session.execute(stmt, params)
     }
 
 
 _HIGHLIGHTS: dict[tuple, Select] = {}
+_TEXT_WEIGHT = literal_column("'{c}'::\"char\"[]")  # the text's words in the vector (indexing.py)
+_MARGIN = 60  # characters of the window before the first occurrence: a few words of context
 
 
 def _highlights_statement(query: SearchQuery) -> Select:
     """The highlights of the documents `ids` of `tenant_id` for the terms (bind parameters).
 
     ts_headline parses (and stems) all the text it is given, which made it most of a page's
-    time on long documents: the text snippet is taken from the lead (HEADLINE_LEAD_CHARS,
-    where the ranking's own lead lies), and only a document without a match there is parsed
-    again up to HEADLINE_MAX_CHARS (a CASE, so in the same statement)."""
+    time (bench/RESULTS.md, issue 16), so each text is parsed as little as gives the snippet:
+    - a window of HEADLINE_WINDOW_CHARS from just before the first place one of the query's
+      words is spelt (its stem, by a case-insensitive regular expression over the first
+      HEADLINE_MAX_CHARS), which is where the text's match usually is;
+    - where that window shows no match (none found, or a word whose stem is not spelt as
+      it is written: `happi` in `happy`), the first HEADLINE_MAX_CHARS, but only for a text
+      whose own words (weight C of the full vector) match the query; any other text gets
+      no snippet (most such hits matched on their title, tags or metadata)."""
     config = literal_column(f"'{PG_CONFIG}'::regconfig")
     query_ts = tsquery(query, as_parameters=True)
     tenant_id = bindparam("tenant_id", type_=String)
+    text = DocumentText.text
+    ids = bindparam("ids", type_=String, expanding=True)
 
-    def text_headline(chars: int):
-        return func.ts_headline(
-            config, _unmarked(func.left(DocumentText.text, chars)), query_ts, _HEADLINE
+    def text_headline(passage):
+        return func.ts_headline(config, _unmarked(passage), query_ts, _HEADLINE)
+
+    spelt = (
+        select(
+            func.regexp_instr(
+                func.left(text, HEADLINE_MAX_CHARS), _stems(query, config), 1, 1, 0, "i"
+            ).label("at")
         )
-
-    lead = (
+        .correlate(DocumentText)
+        .offset(0)  # computed once per text, not at each of its uses
+        .lateral("spelt")
+    )
+    at = spelt.c.at
+    window = case(
+        (  # from a word's start: the window's partial first word is dropped
+            at > _MARGIN,
+            func.regexp_replace(
+                func.substr(text, at - _MARGIN, HEADLINE_WINDOW_CHARS), r"^\S*", ""
+            ),
+        ),
+        else_=func.left(text, HEADLINE_WINDOW_CHARS),
+    )
+    first = (
         select(
             Document.id.label("id"),
             func.ts_headline(config, _unmarked(Document.title), query_ts, _TITLE_HEADLINE).label(
                 "title"
             ),
-            text_headline(HEADLINE_LEAD_CHARS).label("lead"),
+            case((at > 0, text_headline(window))).label("window"),
             DocumentText.document_id.label("text_id"),
         )
         .join(DocumentText, DocumentText.document_id == Document.id)
+        .join(spelt, true())
         .where(
             Document.tenant_id == tenant_id,
-            Document.id.in_(bindparam("ids", type_=String, expanding=True)),
+            Document.id.in_(ids),
+            DocumentText.document_id.in_(ids),  # the window of the page's texts only
         )
-        .offset(0)  # keeps the lead's headline computed once, not inlined into the CASE
-        .subquery("lead")
+        .offset(0)  # keeps the window's headline computed once, not inlined into the CASE
+        .subquery("first")
     )
+    text_matches = func.ts_filter(_SEARCH_VECTOR, _TEXT_WEIGHT).op("@@")(query_ts)
     further = (
-        select(text_headline(HEADLINE_MAX_CHARS))
-        .where(DocumentText.document_id == lead.c.text_id)
+        select(case((text_matches, text_headline(func.left(text, HEADLINE_MAX_CHARS)))))
+        .where(DocumentText.document_id == first.c.text_id)
         .scalar_subquery()
     )
-    body = case((func.strpos(lead.c.lead, MARK_START) > 0, lead.c.lead), else_=further)
-    return select(lead.c.id, lead.c.title, body)
+    body = case((func.strpos(first.c.window, MARK_START) > 0, first.c.window), else_=further)
+    return select(first.c.id, first.c.title, body)
+
+
+def _stems(query: SearchQuery, config) -> Function:
+    """A regular expression matching any stem of the query's words (not the excluded ones),
+    computed once per statement: the lexemes PostgreSQL makes of the terms (bind parameters
+    term_<i>, as tsquery() numbers them), joined by |. Terms are letters and digits
+    (query_syntax), so no stem holds a character a pattern gives meaning to; each is escaped
+    all the same, should the syntax ever let one through."""
+    positive = sum(len(group) for group in query.groups)
+    vectors = [
+        func.to_tsvector(config, bindparam(f"term_{i}", type_=String)) for i in range(positive)
+    ]
+    lexemes = func.unnest(func.tsvector_to_array(reduce(lambda a, b: a.op("||")(b), vectors)))
+    lexeme = lexemes.table_valued("lexeme").render_derived()
+    escaped = func.regexp_replace(lexeme.c.lexeme, r"([.^$*+?()\[\]{}|\\])", r"\\\1", "g")
+    return select(func.string_agg(escaped, "|")).select_from(lexeme).scalar_subquery()
