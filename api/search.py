@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from api.auth import require_scope
 from api.blueprint import bp
-from api.envelope import ok_list
+from api.envelope import RawJSON, ok_list
 from api.schemas.search import SearchHit, SearchQuery
 from api.validation import query_args, responds
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
-from services.documents.wire import documents_data
+from services.documents import listing
 from services.search import hybrid
 from tenancy import current_tenant
 
@@ -30,15 +30,17 @@ def search_documents(query: SearchQuery):
     page = hybrid.search(
         current_tenant.id, query.q, query, query.limit, position, recency=query.recency
     )
-    listed = documents_data([hit.document for hit in page.hits])  # one workflow query
+    # the page's documents as the list writes them, in one statement
+    documents = listing.documents_json(current_tenant.id, [hit.id for hit in page.hits])
     hits = [
         {
-            "document": document,
+            "document": RawJSON(documents[hit.id]),
             "score": hit.score,
             "highlights": hit.highlights,
             "signals": hit.signals,
         }
-        for document, hit in zip(listed, page.hits, strict=True)
+        for hit in page.hits
+        if hit.id in documents  # not purged since it was ranked
     ]
     next_cursor = encode_cursor(binding, page.next_position) if page.next_position else None
     return ok_list(

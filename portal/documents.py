@@ -110,12 +110,14 @@ def _search(form: BrowseForm) -> dict:
     if page.next_position:
         token = encode_cursor(binding, page.next_position)
         next_url = url_for("portal.documents_page", **form.params(cursor=token))
+    documents_of = documents.documents_by_id(tenant_id, [hit.id for hit in page.hits])
     hits = [
         {
-            "document": hit.document,
+            "document": documents_of[hit.id],
             "highlights": [(h["field"], snippet_html(h["snippet"])) for h in hit.highlights],
         }
         for hit in page.hits
+        if hit.id in documents_of  # not purged since it was ranked
     ]
     return {"hits": hits, "next_url": next_url}
 

@@ -174,7 +174,7 @@ def _search_documents(tenant_id: str, question: str, context: Context | None) ->
         recency=False,
         with_highlights=False,
     )
-    return [hit.document.id for hit in page.hits]
+    return [hit.id for hit in page.hits]
 
 
 def live_documents(tenant_id: str, ids: set[str]) -> list[str]:

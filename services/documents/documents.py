@@ -218,6 +218,14 @@ def get_document(tenant_id: str, document_id: str) -> Document:
     return Document.get_for_tenant(document_id, tenant_id)
 
 
+def documents_by_id(tenant_id: str, ids: list[str]) -> dict[str, Document]:
+    """The tenant's documents `ids` (a page of search hits), by id."""
+    found = db.session.scalars(
+        select(Document).where(Document.tenant_id == tenant_id, Document.id.in_(ids))
+    )
+    return {document.id: document for document in found}
+
+
 def list_documents(
     tenant_id: str, filters: DocumentFilters, limit: int, position: Sequence[Any] | None
 ) -> tuple[list[Document], bool]:

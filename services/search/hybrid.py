@@ -77,11 +77,11 @@ def search(
         fused = _fuse(window.hits, semantic, recency, as_of)
         if position is not None:
             score, ident = position
-            fused = [h for h in fused if (-h.score, h.document.id) > (-score, ident)]
+            fused = [h for h in fused if (-h.score, h.id) > (-score, ident)]
         hits = fused[:limit]
         if len(fused) > limit:
             last = hits[-1]
-            next_position = [_FUSED, last.score, last.document.id, as_of.isoformat()]
+            next_position = [_FUSED, last.score, last.id, as_of.isoformat()]
         elif window.next_position is not None:
             tail, next_position = _tail(
                 tenant_id,
@@ -135,8 +135,8 @@ def _fuse(
     by_id: dict[str, keyword.Hit] = {}
     scores: dict[str, float] = {}
     for rank, hit in enumerate(keyword_hits, start=1):
-        by_id[hit.document.id] = hit
-        scores[hit.document.id] = 1.0 / (RRF_K + rank)
+        by_id[hit.id] = hit
+        scores[hit.id] = 1.0 / (RRF_K + rank)
     missing = [ident for ident in semantic if ident not in by_id]
     documents = {
         d.id: d for d in db.session.scalars(select(Document).where(Document.id.in_(missing)))
@@ -149,12 +149,12 @@ def _fuse(
             signals = {"keyword": 0.0}
             if recency:
                 signals["recency"] = _recency(documents[ident], as_of)
-            hit = by_id[ident] = keyword.Hit(documents[ident], 0.0, signals)
+            hit = by_id[ident] = keyword.Hit(ident, 0.0, signals)
         hit.signals["semantic"] = similarity
         scores[ident] = scores.get(ident, 0.0) + 1.0 / (RRF_K + rank)
     for ident, hit in by_id.items():
         hit.score = round(scores[ident], SCORE_DECIMALS)
-    return sorted(by_id.values(), key=lambda h: (-h.score, h.document.id))
+    return sorted(by_id.values(), key=lambda h: (-h.score, h.id))
 
 
 def _tail(
@@ -187,8 +187,8 @@ def _tail(
         if len(hits) == need:
             return hits, [_TAIL, rank, *position]
         rank += 1
-        position = [hit.score, hit.document.id, as_of.isoformat()]
-        if hit.document.id in skip:
+        position = [hit.score, hit.id, as_of.isoformat()]
+        if hit.id in skip:
             continue
         hit.score = round(1.0 / (RRF_K + rank), SCORE_DECIMALS)
         hits.append(hit)
@@ -198,9 +198,9 @@ def _tail(
 
 
 def _highlight(tenant_id: str, q: str, hits: list[keyword.Hit]) -> None:
-    found = keyword.highlights(tenant_id, q, [h.document.id for h in hits])
+    found = keyword.highlights(tenant_id, q, [h.id for h in hits])
     for hit in hits:
-        hit.highlights = found.get(hit.document.id, [])
+        hit.highlights = found.get(hit.id, [])
 
 
 def _recency(document: Document, as_of: datetime) -> float:

@@ -21,7 +21,6 @@ from sqlalchemy import Float, Integer, Select, String, and_, bindparam, or_, sel
 import clock
 from errors import DomainError
 from extensions import db
-from models import Document
 from services.documents.filters import DocumentFilters, status_only
 from services.search import entity_signal, query_syntax
 from services.search.engines import postgres, sqlite
@@ -30,7 +29,10 @@ from services.search.scoring import MARK_END, MARK_START, SCORE_DECIMALS
 
 @dataclass
 class Hit:
-    document: Document
+    """A matching document, by id: each caller loads what it shows of it (the API the
+    document's JSON in one statement, services/documents/listing.documents_json)."""
+
+    id: str
     score: float
     signals: dict[str, float]
     highlights: list[dict[str, str]] = field(default_factory=list)
@@ -85,7 +87,6 @@ def search(
     rows = rows[:limit]
 
     ids = [r.id for r in rows]
-    documents = {d.id: d for d in db.session.scalars(select(Document).where(Document.id.in_(ids)))}
     snippets = engine.highlights(tenant_id, query, ids) if ids and with_highlights else {}
     hits = []
     for row in rows:
@@ -96,7 +97,7 @@ def search(
             signals["entity"] = float(row.entity)
         hits.append(
             Hit(
-                document=documents[row.id],
+                id=row.id,
                 score=float(row.score),
                 signals=signals,
                 highlights=[

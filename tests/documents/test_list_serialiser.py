@@ -185,3 +185,20 @@ def test_the_debug_encoder_writes_the_same_list(app, client, headers, awkward):
     assert response.status_code == 200
     assert response.get_json() == fast
     assert len(fast["data"]) == len(awkward) - 1
+
+
+def test_searched_documents_equal_each_document_read_alone(
+    app, client, headers, awkward, other_tenant
+):
+    """A search hit's document is the list's JSON (listing.documents_json): exactly GET
+    /documents/{id}'s data, awkward fields included; another tenant's ids give nothing."""
+    words = "emoji or mixed or combining or break or cjk"  # titles 1 to 5 (3 is in the trash)
+    found = client.get("/api/v1/search", headers=headers, query_string={"q": words}).get_json()
+    hits = [hit["document"] for hit in found["data"]]
+    assert sorted(item["id"] for item in hits) == sorted(awkward[i] for i in (1, 2, 4, 5))
+    for item in hits:
+        single = client.get(f"{URL}/{item['id']}", headers=headers).get_json()["data"]
+        single.pop("entities", None)  # the single read adds the knowledge graph's
+        assert item == single
+    with app.app_context():
+        assert listing.documents_json(other_tenant.id, awkward) == {}

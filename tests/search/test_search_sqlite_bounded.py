@@ -79,7 +79,7 @@ def _walk(app, tenant_id, q, filters, limit, recency, as_of) -> list[tuple[str, 
                 tenant_id, q, filters, limit, cursor, recency=recency, as_of=as_of,
                 with_highlights=False,
             )  # fmt: skip
-            seen += [(h.document.id, h.score, h.signals["keyword"]) for h in page.hits]
+            seen += [(h.id, h.score, h.signals["keyword"]) for h in page.hits]
             if page.next_position is None:
                 return seen
             cursor = page.next_position

@@ -36,7 +36,7 @@ def _walk(app, tenant_id: str, q: str, limit: int, filters: DocumentFilters, as_
     with app.app_context():
         while True:
             page = search.search(tenant_id, q, filters, limit, cursor, as_of=as_of)
-            seen += [(h.document.id, h.score, h.highlights) for h in page.hits]
+            seen += [(h.id, h.score, h.highlights) for h in page.hits]
             if page.next_position is None:
                 return seen
             cursor = page.next_position
@@ -66,6 +66,6 @@ def test_a_statement_serves_another_tenant_and_other_words(app, corpus, tenant, 
         # the same shape: the first search's statement, no other built
         assert statements.keys() == search._STATEMENTS.keys()
         assert all(search._STATEMENTS[key] is stmt for key, stmt in statements.items())
-    assert {h.document.id for h in first.hits} == set(corpus["ids"])
-    assert {h.document.id for h in second.hits} == set(corpus["others"])
+    assert {h.id for h in first.hits} == set(corpus["ids"])
+    assert {h.id for h in second.hits} == set(corpus["others"])
     assert all("omega" in h.highlights[-1]["snippet"] for h in second.hits)
