@@ -147,8 +147,12 @@ def documents_json(tenant_id: str, ids: Sequence[str]) -> dict[str, str]:
 
 @cache
 def _by_ids_statement(dialect: str) -> Select:
+    tenant = Document.tenant_id
+    if dialect == "sqlite":  # `+`: checked on each row found by id, not used to find them:
+        # without statistics SQLite walked the tenant's whole index (48 ms at 100k documents)
+        tenant = literal_column("+documents.tenant_id", String)
     return select(Document.id, _document_json(dialect)).where(
-        Document.tenant_id == bindparam("tenant_id", type_=String),
+        tenant == bindparam("tenant_id", type_=String),
         Document.id.in_(bindparam("ids", type_=String, expanding=True)),
     )
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import orjson
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 import clock
 from api.schemas.documents import DocumentListQuery
@@ -202,3 +202,29 @@ def test_searched_documents_equal_each_document_read_alone(
         assert item == single
     with app.app_context():
         assert listing.documents_json(other_tenant.id, awkward) == {}
+
+
+def test_a_search_pages_documents_are_found_by_id_on_sqlite(app, tenant, awkward):
+    """Without statistics SQLite's planner looked the documents up by the tenant's index
+    (every document of the tenant: 48 ms at 100,000) rather than by their primary key."""
+    seen = []
+
+    def record(_conn, _cursor, statement, parameters, *_args):
+        seen.append((statement, parameters))
+
+    with app.app_context():
+        if db.session.get_bind().dialect.name != "sqlite":
+            pytest.skip("SQLite's planner (PostgreSQL has statistics and finds them by key)")
+        event.listen(db.engine, "before_cursor_execute", record)
+        try:
+            # a page's worth of ids: SQLite guesses about ten rows per tenant without statistics
+            page = awkward + [f"doc_gone_{i}" for i in range(50 - len(awkward))]
+            assert set(listing.documents_json(tenant.id, page)) == set(awkward)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", record)
+        ((statement, parameters),) = seen
+        plan = db.session.connection().exec_driver_sql(
+            "EXPLAIN QUERY PLAN " + statement, parameters
+        )
+        lookups = [row[3] for row in plan if row[3].startswith("SEARCH documents")]
+    assert lookups and all("tenant" not in step for step in lookups), lookups
