@@ -99,7 +99,7 @@ def test_marker_characters_in_a_document_never_become_markup(index_documents, te
     assert "<mark>markerprobe</mark>" in fields["text"]
 
 
-def test_text_snippets_come_from_the_lead_or_from_further_in(index_documents, tenant, find):
+def test_text_snippets_come_from_where_a_query_word_is_spelt(index_documents, tenant, find):
     """PostgreSQL parses a window from the first place a query word is spelt (an early
     match, a late one); either way each hit gets its own text snippet, of whole words."""
     filler = "meeting notes about nothing in particular " * 100  # 4,200 characters

@@ -20,7 +20,6 @@ _HEADLINE = (
     f'StartSel="{MARK_START}", StopSel="{MARK_END}", MaxWords=30, MinWords=12, '
     'MaxFragments=2, FragmentDelimiter=" … "'
 )
-_SEARCH_VECTOR = literal_column("document_texts.search_vector", TSVECTOR)
 _TITLE_HEADLINE = f'StartSel="{MARK_START}", StopSel="{MARK_END}", HighlightAll=true'
 
 
@@ -34,7 +33,8 @@ def highlights(
 ) -> dict[str, list[tuple[str, str]]]:
     """(field, snippet with markers) per document of the page; computed for the page only
     (the statement is built once per shape of query, like the page's: search.py). A text
-    that does not match the query itself gets no text snippet."""
+    that neither shows a query word where one is first spelt nor matches the query itself
+    gets no text snippet (_highlights_statement)."""
     key = terms_shape(query)
     stmt = _HIGHLIGHTS.get(key)
     if stmt is None:
@@ -49,8 +49,9 @@ def highlights(
 
 
 _HIGHLIGHTS: dict[tuple, Select] = {}
+_SEARCH_VECTOR = literal_column("document_texts.search_vector", TSVECTOR)
 _TEXT_WEIGHT = literal_column("'{c}'::\"char\"[]")  # the text's words in the vector (indexing.py)
-_MARGIN = 60  # characters of the window before the first occurrence: a few words of context
+_MARGIN = 60  # characters of context the window keeps before the first spelt stem
 
 
 def _highlights_statement(query: SearchQuery) -> Select:
