@@ -7,7 +7,16 @@ import time
 from datetime import UTC, datetime
 from typing import Self
 
-from sqlalchemy import DateTime, ForeignKey, String, TypeDecorator, select
+from sqlalchemy import (
+    ColumnElement,
+    DateTime,
+    ForeignKey,
+    String,
+    TypeDecorator,
+    and_,
+    literal_column,
+    select,
+)
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column
 
 import clock
@@ -78,6 +87,24 @@ class TenantScoped:
         if row is None:
             raise not_found(cls.__not_found_label__)
         return row
+
+    @classmethod
+    def get_many_for_tenant(cls, ids: list[str], tenant_id: str) -> dict[str, Self]:
+        """The rows with these ids inside this tenant, by id (another tenant's are left out)."""
+        dialect = db.session.get_bind().dialect.name
+        rows = db.session.scalars(select(cls).where(cls.found_in_tenant(ids, tenant_id, dialect)))
+        return {row.id: row for row in rows}  # type: ignore[attr-defined]
+
+    @classmethod
+    def found_in_tenant(cls, ids, tenant_id, dialect: str) -> ColumnElement[bool]:
+        """`id IN ids` inside the tenant (values or bind parameters), found by primary key. On
+        SQLite the tenant is written `+tenant_id`, checked on each row found by id rather than
+        used to find them: without statistics SQLite guesses ten rows per tenant and, for a
+        page of ids, walked the tenant's index (all of its rows: 48 ms at 100,000)."""
+        tenant = cls.tenant_id
+        if dialect == "sqlite":
+            tenant = literal_column(f"+{cls.__tablename__}.tenant_id", String)  # type: ignore[attr-defined]
+        return and_(cls.id.in_(ids), tenant == tenant_id)  # type: ignore[attr-defined]
 
     @classmethod
     def query_for_tenant(cls, tenant_id: str):

@@ -110,7 +110,7 @@ def _search(form: BrowseForm) -> dict:
     if page.next_position:
         token = encode_cursor(binding, page.next_position)
         next_url = url_for("portal.documents_page", **form.params(cursor=token))
-    documents_of = documents.documents_by_id(tenant_id, [hit.id for hit in page.hits])
+    documents_of = Document.get_many_for_tenant([hit.id for hit in page.hits], tenant_id)
     hits = [
         {
             "document": documents_of[hit.id],

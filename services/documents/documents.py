@@ -218,14 +218,6 @@ def get_document(tenant_id: str, document_id: str) -> Document:
     return Document.get_for_tenant(document_id, tenant_id)
 
 
-def documents_by_id(tenant_id: str, ids: list[str]) -> dict[str, Document]:
-    """The tenant's documents `ids` (a page of search hits), by id. Found by primary key and
-    then checked for the tenant: with the tenant in the statement, SQLite's planner (no
-    statistics) walked the tenant's index instead (see listing.documents_json)."""
-    found = db.session.scalars(select(Document).where(Document.id.in_(ids)))
-    return {document.id: document for document in found if document.tenant_id == tenant_id}
-
-
 def list_documents(
     tenant_id: str, filters: DocumentFilters, limit: int, position: Sequence[Any] | None
 ) -> tuple[list[Document], bool]:

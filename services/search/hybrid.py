@@ -74,7 +74,7 @@ def search(
     hits: list[keyword.Hit] = []
     next_position = None
     if phase == _FUSED:
-        fused = _fuse(window.hits, semantic, recency, as_of)
+        fused = _fuse(tenant_id, window.hits, semantic, recency, as_of)
         if position is not None:
             score, ident = position
             fused = [h for h in fused if (-h.score, h.id) > (-score, ident)]
@@ -130,7 +130,11 @@ def _semantic(
 
 
 def _fuse(
-    keyword_hits: list[keyword.Hit], semantic: dict[str, float], recency: bool, as_of: datetime
+    tenant_id: str,
+    keyword_hits: list[keyword.Hit],
+    semantic: dict[str, float],
+    recency: bool,
+    as_of: datetime,
 ) -> list[keyword.Hit]:
     by_id: dict[str, keyword.Hit] = {}
     scores: dict[str, float] = {}
@@ -138,9 +142,7 @@ def _fuse(
         by_id[hit.id] = hit
         scores[hit.id] = 1.0 / (RRF_K + rank)
     missing = [ident for ident in semantic if ident not in by_id]
-    documents = {
-        d.id: d for d in db.session.scalars(select(Document).where(Document.id.in_(missing)))
-    }
+    documents = Document.get_many_for_tenant(missing, tenant_id)
     for rank, (ident, similarity) in enumerate(semantic.items(), start=1):
         hit = by_id.get(ident)
         if hit is None:
