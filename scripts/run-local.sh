@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make run`: migrate, seed the demo tenant, then serve through gunicorn (gunicorn.conf.py,
 # workers from the CPU count) with the job worker and its scheduler beside it, all on
-# 127.0.0.1. Ctrl-C (or TERM) stops all of them; so does either one dying.
+# 127.0.0.1. Ctrl-C (or TERM) stops all of them and what they started; so does either one dying.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export FLASK_APP=app
@@ -18,19 +18,23 @@ seed="$($FLASK seed-demo)"
 field() { printf '%s\n' "$seed" | sed -n "s/^$1: *//p"; }
 tenant="$(field tenant)"; login="$(field login)"; password="$(field password)"; key="$(field 'api key')"
 
+# Job control: each child starts its own process group (gunicorn's master and workers; the
+# job worker and its scheduler), so stopping a group reaches a process its parent left behind.
+set -m
 pids=()
-# TERM each child, give them 10 s for a warm shutdown (a job in progress, open requests),
+# TERM each group, give them 10 s for a warm shutdown (a job in progress, open requests),
 # then KILL what is left; runs once, whichever way we leave.
 stop_all() {
   trap - EXIT INT TERM
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
   for _ in $(seq 20); do
     alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    for pid in "${pids[@]}"; do kill -0 -- "-$pid" 2>/dev/null && alive=1; done
     ((alive)) || break
     sleep 0.5
   done
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
   $FLASK stop-embedded-redis 2>/dev/null || true  # the private Redis, when REDIS_URL is one
 }
 trap stop_all EXIT
