@@ -7,6 +7,7 @@ answer to play a provider that hangs."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 from collections import deque
@@ -32,7 +33,7 @@ class Reply:
     status: int = 200
     body: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
-    hold: float = 0.0  # seconds to wait before answering (a provider that hangs)
+    hold: float = 0.0  # seconds to wait before answering, or until the fake stops (a hang)
 
 
 Handler = Callable[[Received], Reply | None]
@@ -139,8 +140,9 @@ class FakeApns(_Scripted):
             scope["method"], scope["path"], headers, body, scope.get("http_version", "")
         )
         reply = self.reply_to(received)
-        if reply.hold:
-            await asyncio.sleep(reply.hold)
+        if reply.hold:  # until the hold is over or the fake stops
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), reply.hold)
         out = [(k.encode(), v.encode()) for k, v in reply.headers.items()]
         await send({"type": "http.response.start", "status": reply.status, "headers": out})
         await send({"type": "http.response.body", "body": reply.body})
