@@ -16,8 +16,9 @@ MAX_QUERY_CHARS = 500
 MAX_TERMS = 32
 # Letters and digits (no underscore), as both engines' tokenizers split words.
 _WORD = re.compile(r"[^\W_]+")
-# A quoted phrase (the closing quote may be missing), or a run of non-space characters.
-_CHUNK = re.compile(r'"([^"]*)"?|([^\s"]+)')
+# A quoted phrase, excluded by a `-` just before it (the closing quote may be missing), or a
+# run of non-space characters.
+_CHUNK = re.compile(r'(-?)"([^"]*)"?|([^\s"]+)')
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,7 @@ def parse(text: str) -> SearchQuery:
     query = SearchQuery()
     pending_or = False
     for match in _CHUNK.finditer(text.replace("\x00", " ")):
-        phrase, bare = match.group(1), match.group(2)
-        negated = False
+        negated, phrase, bare = bool(match.group(1)), match.group(2), match.group(3)
         if bare is not None:
             if bare.lower() == "or":
                 pending_or = bool(query.groups)

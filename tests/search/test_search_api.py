@@ -290,6 +290,9 @@ def test_a_page_of_hits_runs_as_many_statements_as_a_page_of_one(
         ('"annual report" -draft', {"report"}),
         ('"annual report" or budget', {"report", "budget", "report draft", "budget draft"}),
         ("annual budget or report", {"report", "report draft"}),
+        # a `-` before a quote excludes the phrase (it was read as requiring it)
+        ('annual -"report draft"', {"report"}),
+        ('budget -"draft budget"', {"budget"}),
     ],
 )
 def test_groups_alternatives_and_exclusions_read_alike_on_both_engines(
