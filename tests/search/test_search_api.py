@@ -6,10 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 
 import clock
 from extensions import db
 from models import Document
+from services.search.engines.postgres import _RANK_NORMALISATION, _WEIGHTS
 from tests.helpers import auth_headers
 from tests.search.conftest import ids_of
 from tests.support import statements
@@ -310,3 +312,39 @@ def test_groups_alternatives_and_exclusions_read_alike_on_both_engines(
     )
     found = {hit["document"]["title"] for hit in find(q, limit=50).get_json()["data"]}
     assert found == expected
+
+
+def test_an_excluded_phrase_leaves_its_words_apart_and_counts_them_in_the_rank(
+    app, index_documents, tenant, find, database_url
+):
+    """`alpha zeta -"beta gamma"`: a document holding beta and gamma apart is a hit, one
+    holding the phrase is not. On PostgreSQL each hit's keyword is ts_rank_cd of its rank
+    vector by the whole query: for the document with the words apart that differs from the
+    rank by the groups alone (the excluded words' positions count), which the cheaper ranking
+    of a vector without excluded words (postgres._keyword) must not be used for."""
+    apart, plain, _phrase = index_documents(
+        tenant,
+        {"title": "One", "text": "alpha beta zeta gamma"},
+        {"title": "Two", "text": "alpha zeta"},
+        {"title": "Three", "text": "alpha beta gamma zeta"},
+    )
+    data = find('alpha zeta -"beta gamma"').get_json()["data"]
+    keyword = {hit["document"]["id"]: hit["signals"]["keyword"] for hit in data}
+    assert set(keyword) == {apart, plain}
+    if not database_url.startswith("postgres"):
+        return
+    def rank(tsquery: str) -> str:
+        return (
+            f"round(ts_rank_cd('{_WEIGHTS}'::float4[], rank_vector, {tsquery},"
+            f" {_RANK_NORMALISATION})::numeric, 6)::float8"
+        )
+
+    groups = "websearch_to_tsquery('english', 'alpha zeta')"
+    whole = f"""{groups} && !! websearch_to_tsquery('english', '"beta gamma"')"""
+    with app.app_context():
+        rows = db.session.execute(
+            text(f"SELECT document_id, {rank(whole)}, {rank(groups)} FROM document_texts"),
+        ).all()
+    by_whole = {ident: w for ident, w, _ in rows if ident in keyword}
+    assert {ident: g for ident, _, g in rows if ident == apart} != {apart: by_whole[apart]}
+    assert keyword == by_whole

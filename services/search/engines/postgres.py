@@ -21,11 +21,13 @@ from sqlalchemy import (
     Select,
     String,
     bindparam,
+    case,
     cast,
     extract,
     func,
     literal,
     literal_column,
+    not_,
     null,
     select,
     text,
@@ -38,7 +40,13 @@ from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
 from services.search.engines.postgres_highlights import highlights  # noqa: F401 (engine.highlights)
-from services.search.engines.postgres_tsquery import term_values, terms_shape, tsqueries, tsquery
+from services.search.engines.postgres_tsquery import (
+    any_excluded_word,
+    term_values,
+    terms_shape,
+    tsqueries,
+    tsquery,
+)
 from services.search.query_syntax import SearchQuery, Term
 from services.search.scoring import (
     RECENCY_HALF_LIFE_DAYS,
@@ -234,9 +242,7 @@ def ranked(
     else:
         instant = literal(as_of, UTCDateTime())
     query_ts, groups_ts = tsqueries(query, as_parameters)
-    keyword = func.ts_rank_cd(
-        literal_column(f"'{_WEIGHTS}'::float4[]"), _RANK_VECTOR, query_ts, _RANK_NORMALISATION
-    )
+    keyword = _keyword(query, query_ts, groups_ts, as_parameters)
 
     def recency_of(updated_at):
         age_seconds = func.greatest(extract("epoch", instant - updated_at), 0)
@@ -290,6 +296,24 @@ def ranked(
         .where(DocumentText.document_id.in_(select(nearest.c.document_id)))
     )
     return apply_filters(stmt, tenant_id, filters)
+
+
+def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):
+    """ts_rank_cd of the rank vector by the whole query: the documented keyword score. With
+    exclusions, a vector holding none of the excluded words is ranked by the groups alone: the
+    same number, without evaluating the negations (bench/RESULTS.md). ts_rank_cd builds its
+    covers from the positions of the query's words in the vector, here only the groups', and
+    each negation holds on every span. A vector holding one (even without the excluded phrase) is ranked by
+    the whole query: there its positions count."""
+    weights = literal_column(f"'{_WEIGHTS}'::float4[]")
+
+    def rank(tsq):
+        return func.ts_rank_cd(weights, _RANK_VECTOR, tsq, _RANK_NORMALISATION)
+
+    if not query.excluded:
+        return rank(query_ts)
+    holds_none = not_(_RANK_VECTOR.bool_op("@@")(any_excluded_word(query, as_parameters)))
+    return case((holds_none, rank(groups_ts)), else_=rank(query_ts))  # NULL: the whole query
 
 
 def _keyword_ceiling(weight: float) -> float:

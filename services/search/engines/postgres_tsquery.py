@@ -6,7 +6,18 @@ from __future__ import annotations
 from functools import reduce
 from itertools import count
 
-from sqlalchemy import String, bindparam, case, literal, literal_column, null
+from sqlalchemy import (
+    String,
+    Text,
+    bindparam,
+    case,
+    cast,
+    literal,
+    literal_column,
+    null,
+    select,
+)
+from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.sql.functions import Function, func
 
 from services.search.indexing import PG_CONFIG
@@ -43,6 +54,25 @@ def tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
     if query.excluded:  # groups of stop words only are empty, and `'' & !d` is `!d`: nothing
         combined = case((func.numnode(groups) == 0, null()), else_=combined)
     return combined, groups
+
+
+def any_excluded_word(query: SearchQuery, as_parameters: bool):
+    """A tsquery of every word of the excluded terms, or-ed (`d | e | f` for `-d -"e f"`): a
+    vector it does not match holds none of them. NULL when they are all stop words. The
+    lexemes come from to_tsvector of the same words websearch_to_tsquery reads (our terms are
+    words only: query_syntax), quoted for tsquery's input, so they are taken as they are."""
+    first = sum(len(g) for g in query.groups)  # excluded terms are numbered after the groups
+    texts = [  # typed: concat_ws takes any type
+        cast(bindparam(f"term_{first + i}", String) if as_parameters else t.websearch(), Text)
+        for i, t in enumerate(query.excluded)
+    ]
+    words = func.to_tsvector(
+        literal_column(f"'{PG_CONFIG}'::regconfig"), func.concat_ws(" ", *texts)
+    )
+    lexeme = func.unnest(func.tsvector_to_array(words)).table_valued("lexeme").render_derived()
+    escaped = func.replace(func.replace(lexeme.c.lexeme, "\\", "\\\\"), "'", "''")
+    either = func.string_agg(func.concat("'", escaped, "'"), " | ")
+    return select(cast(either, TSQUERY)).select_from(lexeme).scalar_subquery()
 
 
 def terms_shape(query: SearchQuery) -> tuple:
