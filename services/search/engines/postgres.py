@@ -303,8 +303,8 @@ def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):
     exclusions, a vector holding none of the excluded words is ranked by the groups alone: the
     same number, without evaluating the negations (bench/RESULTS.md). ts_rank_cd builds its
     covers from the positions of the query's words in the vector, here only the groups', and
-    each negation holds on every span. A vector holding one (even without the excluded phrase) is ranked by
-    the whole query: there its positions count."""
+    each negation holds on every span. A vector holding one (even apart, without the excluded
+    phrase) is ranked by the whole query: there its positions count."""
     weights = literal_column(f"'{_WEIGHTS}'::float4[]")
 
     def rank(tsq):
