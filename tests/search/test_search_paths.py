@@ -388,6 +388,64 @@ def test_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
     assert sorted(ids_of(find("gamma²delta"))) == sorted(ids)
 
 
+@pytest.fixture
+def group_corpus(index_documents, tenant):
+    """Twelve documents mentioning `gamma` eight times (0.8: in the tier above 0.3, not 1.0),
+    three mentioning `omega` as often, one with `alpha beta` in its title (the phrase scores
+    0.5 there, above every gamma document's 0.44, though neither word is in a tier), and one
+    with `alpha` and `beta` apart in its title; all of one age, so recency ties (`corpus`)."""
+    specs = [{"text": "gamma " * 8 + FILLER, "title": f"G {i:02d}"} for i in range(12)]
+    specs += [{"text": "omega " * 8 + FILLER, "title": f"O {i}"} for i in range(3)]
+    specs += [{"text": FILLER, "title": "alpha beta"}, {"text": FILLER, "title": "alpha x beta"}]
+    clock.freeze(clock.now().replace(microsecond=0))
+    try:
+        return index_documents(tenant, *specs)
+    finally:
+        clock.reset()
+
+
+@pytest.mark.parametrize("limit", [3, 5])
+def test_a_group_of_alternatives_ranks_its_tiers_first_and_walks_like_the_exact_path(
+    app, database_url, tenant, group_corpus, find, monkeypatch, limit
+):
+    """`"alpha beta" or gamma` and `gamma or omega`: a tier's candidates are the documents with
+    one of the group's words in the tier and those whose lead holds one of its phrases, and
+    a match outside scores at most n·X / (n·X + 1) for n words (postgres_tiers). The phrase's
+    document comes first (without the phrase's candidates the tier's page of gamma documents
+    would stand without it), pages stood from a tier, and the walks are the exact walks."""
+    _skip_unless_postgres(database_url)
+    phrase_doc = group_corpus[12 + 3]
+    with app.app_context():
+        attempts = postgres.prepare(tenant.id, query_syntax.parse('"alpha beta" or gamma'), 4)
+        db.session.rollback()
+    assert attempts == ("tier:0.3", "lead")  # the tiers above 1.0 and 3.0 hold no document
+    bounds = _standing_bounds(monkeypatch)
+    assert ids_of(find('"alpha beta" or gamma', limit=limit))[0] == phrase_doc
+    assert bounds and bounds[0] == pytest.approx(0.3 / 1.3 * 1.25, abs=1e-4)
+    find("gamma or omega", limit=limit)
+    assert bounds[-1] == pytest.approx(0.6 / 1.6 * 1.25, abs=1e-4)  # two words: 2·X
+    queries = ['"alpha beta" or gamma', "gamma or omega", '"alpha beta" or gamma -omega']
+    walks, _ = _walks_equal_the_exact_walks(
+        app, find, monkeypatch, queries, limit, restore=_create_rank_gin
+    )
+    assert len(walks['"alpha beta" or gamma']) == 13 and len(walks["gamma or omega"]) == 15
+
+
+def test_a_group_with_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
+    app, database_url, tenant, group_corpus, index_documents, find
+):
+    """`gamma²delta or gamma`: PostgreSQL reads the first word as a phrase, which no tier holds
+    and whose covers the bound does not count, so the lead answers: the document with
+    `gamma delta` in its title comes first."""
+    _skip_unless_postgres(database_url)
+    [title] = index_documents(tenant, {"title": "gamma delta gamma delta", "text": FILLER})
+    with app.app_context():
+        query = query_syntax.parse("gamma²delta or gamma")
+        assert postgres.prepare(tenant.id, query, 4) == ("lead",)
+        db.session.rollback()
+    assert ids_of(find("gamma²delta or gamma", limit=4))[0] == title
+
+
 def test_each_tier_is_read_through_its_index(app, database_url, corpus):
     """The tier expression the ranking uses is the one migration 0027 indexed (else PostgreSQL
     would compute it for every document of the table)."""

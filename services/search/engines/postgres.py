@@ -39,7 +39,9 @@ from extensions import db
 from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
+from services.search.engines import postgres_tiers as tiers
 from services.search.engines.postgres_highlights import highlights  # noqa: F401 (engine.highlights)
+from services.search.engines.postgres_tiers import TIERS, WEIGHTS, tier_expression, tier_index
 from services.search.engines.postgres_tsquery import (
     any_excluded_word,
     term_values,
@@ -47,7 +49,7 @@ from services.search.engines.postgres_tsquery import (
     tsqueries,
     tsquery,
 )
-from services.search.query_syntax import SearchQuery, Term
+from services.search.query_syntax import SearchQuery
 from services.search.scoring import (
     RECENCY_HALF_LIFE_DAYS,
     RECENCY_WEIGHT,
@@ -63,35 +65,8 @@ RANK_GIN_INDEX = "ix_document_texts_rank_gin"
 SEARCH_RUM_INDEX = "ix_document_texts_search_rum"
 SEARCH_GIN_INDEX = "ix_document_texts_search_vector"
 
-# ts_rank_cd weights for D, C (text), B (tags and metadata), A (title).
-_WEIGHTS = "{0.1, 0.1, 0.3, 1.0}"
+_WEIGHTS = WEIGHTS
 _RANK_NORMALISATION = 32  # rank / (rank + 1): keyword scores fall in [0, 1)
-# The tiers of a one-word query (migration 0027), best first: the documents where the word's
-# occurrences in the rank vector weigh more than X in all (3.0: three titles, or a title and
-# many mentions; 1.0: a title and more; 0.3: a title, or a tag and a mention, or four
-# mentions). Each is a GIN index on dms_rank_tier(rank_vector, weights, X).
-TIERS = (3.0, 1.0, 0.3)
-
-
-_TIER = "tier:"  # an attempt's name: "tier:3.0"
-
-
-def _tier_of(attempt: str) -> float | None:
-    """The X of a tier's attempt (prepare(), ranked()); None for any other attempt."""
-    return float(attempt.removeprefix(_TIER)) if attempt.startswith(_TIER) else None
-
-
-def _tier_vector(above: float):
-    """The tier's vector of the row, as the index of migration 0027 holds it."""
-    return literal_column(tier_expression("document_texts.rank_vector", above), TSVECTOR)
-
-
-def tier_index(above: float) -> str:
-    return f"ix_document_texts_rank_tier_{str(above).replace('.', '_')}"
-
-
-def tier_expression(column: str, above: float) -> str:
-    return f"dms_rank_tier({column}, '{_WEIGHTS}'::float4[], {above}::float8)"
 
 
 # What migrations 0003, 0023, 0024 and 0027 create (migrations keep their own frozen copy), for
@@ -117,9 +92,10 @@ _RANK_VECTOR = literal_column("document_texts.rank_vector", TSVECTOR)
 
 def shape(query: SearchQuery) -> tuple:
     """What a statement built with bind parameters depends on: how many terms each group
-    has, how many are excluded (the words themselves are bind values), and whether the
-    bounded path takes RUM's nearest candidates (_nearest)."""
-    return (*terms_shape(query), _nearest(query))
+    has, how many are excluded (the words themselves are bind values), which of a tiered
+    group's terms are words (postgres_tiers), and whether the bounded path takes RUM's
+    nearest candidates (_nearest)."""
+    return (*terms_shape(query), tiers.shape(query), _nearest(query))
 
 
 def _nearest(query: SearchQuery) -> bool:
@@ -133,15 +109,14 @@ def _nearest(query: SearchQuery) -> bool:
 def _attempts(query: SearchQuery) -> tuple[str, ...]:
     """The bounded rankings worth trying, in order, before ranking every match: with RUM, its
     nearest candidates for words that must all match; otherwise each tier whose index exists
-    for a query of one word (exclusions allowed), then the lead's matches. Without an index
-    on the rank vector, none: every search takes the exact path."""
+    for a query of one group with a word in it (postgres_tiers), then the lead's matches.
+    Without an index on the rank vector, none: every search takes the exact path."""
     indexes = _rank_indexes()
     if _nearest(query):
         return ("nearest",)
     lead = ("lead",) if indexes & {RUM_INDEX, RANK_GIN_INDEX} else ()
-    groups = query.groups
-    if len(groups) == 1 and len(groups[0]) == 1 and len(groups[0][0].words) == 1:
-        return tuple(f"{_TIER}{x}" for x in TIERS if tier_index(x) in indexes) + lead
+    if tiers.applies(query):
+        return tuple(tiers.attempt(x) for x in TIERS if tier_index(x) in indexes) + lead
     return lead
 
 
@@ -163,36 +138,34 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     `@@` as cheap, but on a scan it must decompress every document's full vector: seconds at
     100k documents for a common word), and price random reads as on SSD or in memory."""
     attempts = _attempts(query)
-    tiers = tuple(x for x in map(_tier_of, attempts) if x is not None)
-    statement = _PREPARE.get(tiers)
+    above = tuple(x for x in map(tiers.tier_of, attempts) if x is not None)
+    key = (above, shape(query))
+    statement = _PREPARE.get(key)
     if statement is None:
-        statement = _PREPARE[tiers] = _prepare_statement(tiers)
-    params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)} if tiers else {}
-    counts = db.session.execute(statement, params).one()[len(_SETTINGS) :]
-    full = {above for above, n in zip(tiers, counts, strict=True) if n >= rows}
-    return tuple(a for a in attempts if _tier_of(a) in (None, *full))
+        if len(_PREPARE) >= 256:
+            _PREPARE.clear()  # many shapes of groups
+        statement = _PREPARE[key] = _prepare_statement(query, above)
+    params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)} if above else {}
+    values = db.session.execute(statement, params).one()[len(_SETTINGS) :]
+    if not above or not values[0]:
+        return tuple(a for a in attempts if tiers.tier_of(a) is None)
+    full = {x for x, n in zip(above, values[1:], strict=True) if n >= rows}
+    return tuple(a for a in attempts if tiers.tier_of(a) in (None, *full))
 
 
-def _prepare_statement(tiers: tuple[float, ...]) -> Select:
-    """SET LOCAL of _SETTINGS (set_config), and how many of the tenant's documents each tier
-    holds with the word (bind parameter term_0), up to `rows`; built once per set of tiers."""
+def _prepare_statement(query: SearchQuery, above: tuple[float, ...]) -> Select:
+    """SET LOCAL of _SETTINGS (set_config), then, for the tiers: whether each of the group's
+    words is one word to PostgreSQL too (postgres_tiers.single_lexemes), and how many of the
+    tenant's documents each tier holds with one of them, up to `rows`; built once per shape."""
     settings = [func.set_config(name, value, True) for name, value in _SETTINGS.items()]
-    word = tsqueries(SearchQuery(groups=[[Term(("word",))]]), as_parameters=True)[1]
-    held = []
-    for above in tiers:
-        found = (
-            select(DocumentText.document_id)
-            .where(
-                DocumentText.tenant_id == bindparam("tenant_id"), _tier_vector(above).op("@@")(word)
-            )
-            .limit(bindparam("rows"))
-            .subquery()
-        )
-        held.append(select(func.count()).select_from(found).scalar_subquery())
-    return select(*settings, *held)
+    if not above:
+        return select(*settings)
+    tenant, rows = bindparam("tenant_id"), bindparam("rows")
+    held = [tiers.held(query, x, tenant, rows) for x in above]
+    return select(*settings, tiers.single_lexemes(query, True), *held)
 
 
-_PREPARE: dict[tuple[float, ...], Select] = {}  # a few sets of tiers at most
+_PREPARE: dict[tuple, Select] = {}  # per set of tiers and shape of query
 
 
 def path() -> str:
@@ -267,17 +240,15 @@ def ranked(
     if bounded == "lead":
         lead = _RANK_VECTOR.op("@@")(groups_ts)
         return _matches(columns, tenant_id, filters, query_ts, lead, literal(0.0, Float))
-    above = _tier_of(bounded)
+    above = tiers.tier_of(bounded)
     if above is not None:
-        # A word PostgreSQL reads as several (`x²y`: 'x' <-> 'y') matches no tier: a tier's
-        # vector keeps no positions, and a phrase never matches one without them.
-        one_word = _tier_vector(above).op("@@")(groups_ts)
-        bound = literal(_keyword_ceiling(above), Float)
+        where = tiers.candidates(query, above, tenant_id, _RANK_VECTOR, as_parameters)
+        bound = literal(tiers.ceiling(query, above), Float)
         if recency:  # a left-out match is no newer than the tenant's newest document
             newest = aliased(Document)
             latest = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
             bound = bound * (1.0 + RECENCY_WEIGHT * recency_of(latest.scalar_subquery()))
-        return _matches(columns, tenant_id, filters, query_ts, one_word, bound)
+        return _matches(columns, tenant_id, filters, query_ts, where, bound)
     nearest = (
         select(DocumentText.document_id)
         .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(query_ts))
@@ -316,15 +287,6 @@ def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):
     return case((holds_none, rank(groups_ts)), else_=rank(query_ts))  # NULL: the whole query
 
 
-def _keyword_ceiling(weight: float) -> float:
-    """The most a document can score (before recency) whose word weighs at most `weight` in
-    its rank vector. For one word ts_rank_cd sums the weights of its occurrences (each is a
-    cover of its own), normalised to sum / (sum + 1); the tier's index adds the same float4
-    weights, so 1e-6 covers their rounding apart."""
-    weight += 1e-6
-    return weight / (weight + 1.0)
-
-
 def _matches(columns, tenant_id, filters, query_ts, where, bound) -> Select:
     """The exact bounded ranking (window NULL) of the documents `where` picks (the lead's
     matches, or a tier's): they are ranked, and the whole query is checked on the full
@@ -334,8 +296,8 @@ def _matches(columns, tenant_id, filters, query_ts, where, bound) -> Select:
     - the lead: a match outside has a rank vector where the groups do not match (and-ed
       words, alternatives and phrases only match more in more text), so ts_rank_cd finds no
       cover there and its score is 0;
-    - a tier: the word weighs at most the tier's X in a match outside (_keyword_ceiling),
-      times the recency of the tenant's newest document.
+    - a tier: each word weighs at most the tier's X in a match outside, and no phrase is in
+      its lead (postgres_tiers.ceiling), times the recency of the tenant's newest document.
     Ranking the lead's matches and not every match halved a phrase-with-exclusion query's
     ranking at 100,000 documents, and a common word's tier ranks a few hundred documents
     where its lead matches tens of thousands (bench/RESULTS.md, issue 16)."""

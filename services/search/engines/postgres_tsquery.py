@@ -34,15 +34,21 @@ def tsquery(query: SearchQuery, *, as_parameters: bool = False):
     return tsqueries(query, as_parameters)[0]
 
 
+def term_query(term: Term, number: int, as_parameters: bool) -> Function:
+    """websearch_to_tsquery of one term: of the bind parameter term_<number> (term_values()
+    numbers the groups' terms, then the excluded ones), or of the term's words."""
+    config = literal_column(f"'{PG_CONFIG}'::regconfig")
+    if as_parameters:
+        return func.websearch_to_tsquery(config, bindparam(f"term_{number}", String))
+    return func.websearch_to_tsquery(config, literal(term.websearch()))
+
+
 def tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
     """The query's tsquery, and that of its groups alone (without the exclusions)."""
-    config = literal_column(f"'{PG_CONFIG}'::regconfig")
     numbered = count()
 
     def term(t) -> Function:
-        if as_parameters:
-            return func.websearch_to_tsquery(config, bindparam(f"term_{next(numbered)}", String))
-        return func.websearch_to_tsquery(config, literal(t.websearch()))
+        return term_query(t, next(numbered), as_parameters)
 
     groups = None
     for group in query.groups:
