@@ -11,7 +11,7 @@ from sqlalchemy import text
 import clock
 from extensions import db
 from models import Document
-from services.search.engines.postgres import _RANK_NORMALISATION, _WEIGHTS
+from services.search.engines.postgres import _RANK_NORMALISATION, WEIGHTS
 from tests.helpers import auth_headers
 from tests.search.conftest import ids_of
 from tests.support import statements
@@ -336,7 +336,7 @@ def test_an_excluded_phrase_leaves_its_words_apart_and_counts_them_in_the_rank(
 
     def rank(tsquery: str) -> str:
         return (
-            f"round(ts_rank_cd('{_WEIGHTS}'::float4[], rank_vector, {tsquery},"
+            f"round(ts_rank_cd('{WEIGHTS}'::float4[], rank_vector, {tsquery},"
             f" {_RANK_NORMALISATION})::numeric, 6)::float8"
         )
 

@@ -65,7 +65,6 @@ RANK_GIN_INDEX = "ix_document_texts_rank_gin"
 SEARCH_RUM_INDEX = "ix_document_texts_search_rum"
 SEARCH_GIN_INDEX = "ix_document_texts_search_vector"
 
-_WEIGHTS = WEIGHTS
 _RANK_NORMALISATION = 32  # rank / (rank + 1): keyword scores fall in [0, 1)
 
 
@@ -276,7 +275,7 @@ def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):
     covers from the positions of the query's words in the vector, here only the groups', and
     each negation holds on every span. A vector holding one (even apart, without the excluded
     phrase) is ranked by the whole query: there its positions count."""
-    weights = literal_column(f"'{_WEIGHTS}'::float4[]")
+    weights = literal_column(f"'{WEIGHTS}'::float4[]")
 
     def rank(tsq):
         return func.ts_rank_cd(weights, _RANK_VECTOR, tsq, _RANK_NORMALISATION)
