@@ -22,7 +22,7 @@ import clock
 from errors import DomainError
 from extensions import db
 from services.documents.filters import DocumentFilters, status_only
-from services.search import entity_signal, query_syntax
+from services.search import entity_signal, query_syntax, statements
 from services.search.engines import postgres, sqlite
 from services.search.scoring import MARK_END, MARK_START, SCORE_DECIMALS
 
@@ -143,30 +143,27 @@ class _Ranking:
             return _page(ranked, boost, self.after, self.limit)
         key = (engine.__name__, engine.shape(self.query), status, self.recency, bounded)
         key += (self.after is not None, engine.CANDIDATES)
-        stmt = _STATEMENTS.get(key)
-        if stmt is None:
-            if len(_STATEMENTS) >= _MAX_STATEMENTS:
-                _STATEMENTS.clear()  # many shapes: queries of many terms, never unbounded
-            filters = DocumentFilters(status=list(status))
-            ranked = engine.ranked(
-                "", self.query, filters, self.as_of, self.recency, bounded=bounded,
-                as_parameters=True,
-            )  # fmt: skip
-            after = None
-            if self.after is not None:
-                after = (bindparam("after_score", type_=Float), bindparam("after_id", type_=String))
-            stmt = _STATEMENTS[key] = _page_statement(
-                ranked, None, after, bindparam("rows", type_=Integer)
-            )
+        stmt = statements.built(_STATEMENTS, key, lambda: self._statement(status, bounded))
         params = engine.bind_values(self.tenant_id, self.query, self.as_of)
         params["rows"] = self.limit + 1
         if self.after is not None:
             params["after_score"], params["after_id"] = self.after
         return list(db.session.execute(stmt, params).all())
 
+    def _statement(self, status: tuple[str, ...], bounded: str | None) -> Select:
+        """The page's statement for this shape, every value a bind parameter."""
+        filters = DocumentFilters(status=list(status))
+        ranked = self.engine.ranked(
+            "", self.query, filters, self.as_of, self.recency, bounded=bounded,
+            as_parameters=True,
+        )  # fmt: skip
+        after = None
+        if self.after is not None:
+            after = (bindparam("after_score", type_=Float), bindparam("after_id", type_=String))
+        return _page_statement(ranked, None, after, bindparam("rows", type_=Integer))
 
-_STATEMENTS: dict[tuple, Select] = {}
-_MAX_STATEMENTS = 256
+
+_STATEMENTS: dict[tuple, Select] = {}  # statements.built()
 
 
 def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: int) -> list:

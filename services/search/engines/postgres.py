@@ -39,6 +39,7 @@ from extensions import db
 from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
+from services.search import statements
 from services.search.engines import postgres_tiers as tiers
 from services.search.engines.postgres_highlights import highlights  # noqa: F401 (engine.highlights)
 from services.search.engines.postgres_tiers import TIERS, WEIGHTS, tier_expression, tier_index
@@ -139,11 +140,7 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     attempts = _attempts(query)
     above = tuple(x for x in map(tiers.tier_of, attempts) if x is not None)
     key = (above, shape(query))
-    statement = _PREPARE.get(key)
-    if statement is None:
-        if len(_PREPARE) >= 256:
-            _PREPARE.clear()  # many shapes of groups
-        statement = _PREPARE[key] = _prepare_statement(query, above)
+    statement = statements.built(_PREPARE, key, lambda: _prepare_statement(query, above))
     params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)} if above else {}
     values = db.session.execute(statement, params).one()[len(_SETTINGS) :]
     if not above or not values[0]:
@@ -164,7 +161,7 @@ def _prepare_statement(query: SearchQuery, above: tuple[float, ...]) -> Select:
     return select(*settings, tiers.single_lexemes(query, True), *held)
 
 
-_PREPARE: dict[tuple, Select] = {}  # per set of tiers and shape of query
+_PREPARE: dict[tuple, Select] = {}  # per set of tiers and shape of query (statements.built)
 
 
 def path() -> str:

@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from functools import reduce
-
 from sqlalchemy import Select, String, bindparam, case, func, literal_column, select, true
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.sql.functions import Function
 
 from extensions import db
 from models import Document, DocumentText
-from services.search.engines.postgres_tsquery import term_values, terms_shape, tsquery
+from services.search import statements
+from services.search.engines.postgres_tsquery import term_lexemes, term_values, terms_shape, tsquery
 from services.search.indexing import PG_CONFIG
 from services.search.query_syntax import SearchQuery
 from services.search.scoring import HEADLINE_MAX_CHARS, HEADLINE_WINDOW_CHARS, MARK_END, MARK_START
@@ -35,12 +34,7 @@ def highlights(
     (the statement is built once per shape of query, like the page's: search.py). A text
     that neither shows a query word where one is first spelt nor matches the query itself
     gets no text snippet (_highlights_statement)."""
-    key = terms_shape(query)
-    stmt = _HIGHLIGHTS.get(key)
-    if stmt is None:
-        if len(_HIGHLIGHTS) >= 256:
-            _HIGHLIGHTS.clear()  # queries of many shapes: never unbounded
-        stmt = _HIGHLIGHTS[key] = _highlights_statement(query)
+    stmt = statements.built(_HIGHLIGHTS, terms_shape(query), lambda: _highlights_statement(query))
     params = {**term_values(query), "tenant_id": tenant_id, "ids": ids}
     return {
         doc_id: [("title", title)] + ([("text", text)] if text is not None else [])
@@ -78,7 +72,7 @@ def _highlights_statement(query: SearchQuery) -> Select:
     spelt = (
         select(
             func.regexp_instr(
-                func.left(text, HEADLINE_MAX_CHARS), _stems(query, config), 1, 1, 0, "i"
+                func.left(text, HEADLINE_MAX_CHARS), _stems(query), 1, 1, 0, "i"
             ).label("at")
         )
         .correlate(DocumentText)
@@ -124,17 +118,13 @@ def _highlights_statement(query: SearchQuery) -> Select:
     return select(first.c.id, first.c.title, body)
 
 
-def _stems(query: SearchQuery, config) -> Function:
+def _stems(query: SearchQuery) -> Function:
     """A regular expression matching any stem of the query's words (not the excluded ones),
-    computed once per statement: the lexemes PostgreSQL makes of the terms (bind parameters
-    term_<i>, as tsquery() numbers them), joined by |. Terms are letters and digits
-    (query_syntax), so no stem holds a character a pattern gives meaning to; each is escaped
-    all the same, should the syntax ever let one through."""
+    computed once per statement: the lexemes PostgreSQL makes of the terms (term_lexemes),
+    joined by |. Terms are letters and digits (query_syntax), so no stem holds a character a
+    pattern gives meaning to; each is escaped all the same, should the syntax ever let one
+    through."""
     positive = sum(len(group) for group in query.groups)
-    vectors = [
-        func.to_tsvector(config, bindparam(f"term_{i}", type_=String)) for i in range(positive)
-    ]
-    lexemes = func.unnest(func.tsvector_to_array(reduce(lambda a, b: a.op("||")(b), vectors)))
-    lexeme = lexemes.table_valued("lexeme").render_derived()
+    lexeme = term_lexemes(query, range(positive), as_parameters=True)
     escaped = func.regexp_replace(lexeme.c.lexeme, r"([.^$*+?()\[\]{}|\\])", r"\\\1", "g")
     return select(func.string_agg(escaped, "|")).select_from(lexeme).scalar_subquery()

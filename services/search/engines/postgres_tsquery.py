@@ -8,7 +8,6 @@ from itertools import count
 
 from sqlalchemy import (
     String,
-    Text,
     bindparam,
     case,
     cast,
@@ -62,20 +61,29 @@ def tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
     return combined, groups
 
 
+def term_lexemes(query: SearchQuery, numbers: range, as_parameters: bool):
+    """The lexemes PostgreSQL makes of the terms numbered `numbers` (as tsqueries() numbers
+    them: term_values()), one row each, from to_tsvector of the same words websearch_to_tsquery
+    reads: a table-valued `lexeme`, computed once per statement where it is a scalar
+    subquery's FROM."""
+    config = literal_column(f"'{PG_CONFIG}'::regconfig")
+    terms = _terms(query)
+    vectors = [
+        func.to_tsvector(
+            config, bindparam(f"term_{i}", String) if as_parameters else terms[i].websearch()
+        )
+        for i in numbers
+    ]
+    joined = reduce(lambda a, b: a.op("||")(b), vectors)
+    return func.unnest(func.tsvector_to_array(joined)).table_valued("lexeme").render_derived()
+
+
 def any_excluded_word(query: SearchQuery, as_parameters: bool):
     """A tsquery of every word of the excluded terms, or-ed (`d | e | f` for `-d -"e f"`): a
-    vector it does not match holds none of them. NULL when they are all stop words. The
-    lexemes come from to_tsvector of the same words websearch_to_tsquery reads (our terms are
-    words only: query_syntax), quoted for tsquery's input, so they are taken as they are."""
+    vector it does not match holds none of them. NULL when they are all stop words. Each
+    lexeme is quoted for tsquery's input, so it is taken as it is."""
     first = sum(len(g) for g in query.groups)  # excluded terms are numbered after the groups
-    texts = [  # typed: concat_ws takes any type
-        cast(bindparam(f"term_{first + i}", String) if as_parameters else t.websearch(), Text)
-        for i, t in enumerate(query.excluded)
-    ]
-    words = func.to_tsvector(
-        literal_column(f"'{PG_CONFIG}'::regconfig"), func.concat_ws(" ", *texts)
-    )
-    lexeme = func.unnest(func.tsvector_to_array(words)).table_valued("lexeme").render_derived()
+    lexeme = term_lexemes(query, range(first, first + len(query.excluded)), as_parameters)
     escaped = func.replace(func.replace(lexeme.c.lexeme, "\\", "\\\\"), "'", "''")
     either = func.string_agg(func.concat("'", escaped, "'"), " | ")
     return select(cast(either, TSQUERY)).select_from(lexeme).scalar_subquery()
