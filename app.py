@@ -31,6 +31,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     )
 
     from extensions import csrf, db, login_manager, redis_store
+    from services.core import read_engine
 
     db.init_app(app)
     login_manager.init_app(app)
@@ -38,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     redis_store.init_app(app)
     _configure_sqlite(app)
     _ping_idle_connections(app)
+    read_engine.install(app)
 
     import models  # noqa: F401  (registers every table on the metadata)
     import observability

@@ -173,6 +173,9 @@ class Config:
         )
         # A pooled PostgreSQL connection idle this long is pinged before use (db_ping.py).
         self.DMS_DB_PING_IDLE_SECONDS = float(os.environ.get("DMS_DB_PING_IDLE_SECONDS", "1"))
+        # PostgreSQL: the one-statement reads (the documents list) run prepared, in autocommit
+        # (services/core/read_engine.py); 0 behind PgBouncer older than 1.21 in transaction mode.
+        self.DMS_DB_PREPARED_READS = _bool("DMS_DB_PREPARED_READS", True)
         self.DMS_LOG_LEVEL = os.environ.get("DMS_LOG_LEVEL", "INFO")
         # JSON request logs to stderr; off in tests unless asked for.
         self.DMS_LOG_JSON = _bool("DMS_LOG_JSON", True)
@@ -215,9 +218,10 @@ def engine_options(url: str, embeddings: str = "none") -> dict[str, object]:
             # without extension loading (docs/semantic-search.md), pysqlite3 never is.
             options["module"] = driver
         return options
-    # No server-side prepared statements: psycopg's automatic ones broke ("prepared statement
-    # does not exist") after failed transactions under load, and they do not survive
-    # PgBouncer in transaction mode, which larger deployments put in front of PostgreSQL.
+    # No server-side prepared statements in this engine's transactions: psycopg's automatic
+    # ones broke ("prepared statement does not exist") after failed transactions under load.
+    # The one-statement reads have an autocommit engine of their own that prepares
+    # (services/core/read_engine.py, DMS_DB_PREPARED_READS).
     # No pool_pre_ping: services/core/db_ping.py pings only connections that sat idle.
     return {
         "pool_size": 10,

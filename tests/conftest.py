@@ -94,9 +94,11 @@ def app(base_config):
         upgrade()  # the real migrations, on SQLite and on PostgreSQL
     yield application
     from extensions import db
+    from services.core import read_engine
 
     with application.app_context():
         db.engine.dispose()
+    read_engine.dispose(application)
 
 
 @pytest.fixture
@@ -114,12 +116,14 @@ def make_app(base_config):
         return application
 
     yield factory
+    from services.core import read_engine
     from services.limits import usage
 
     for application in made:
         with application.app_context():
             usage.flush()  # now, not from atexit once pytest has closed the log streams
             db.engine.dispose()
+        read_engine.dispose(application)
 
 
 @pytest.fixture(autouse=True)

@@ -35,7 +35,7 @@ from sqlalchemy import (
 from extensions import db
 from models.document import Document, DocumentTag
 from models.workflow import WorkflowInstance
-from services.core import paging
+from services.core import paging, read_engine
 from services.documents.filters import (
     DocumentFilters,
     apply_filters,
@@ -169,10 +169,7 @@ def list_page(
             params |= {"after_value": position[0], "after_id": position[1]}
     else:
         stmt, params = _statement(dialect, filters, tenant_id, limit, position), {}
-    if dialect == "postgresql":
-        rows = _read_alone(stmt, params)
-    else:
-        rows = db.session.execute(stmt, params).all()
+    rows = read_engine.read_alone(stmt, params)
     return rows[:limit], len(rows) > limit
 
 
@@ -198,11 +195,3 @@ def _statement(dialect: str, filters: DocumentFilters, tenant_id, limit, positio
     stmt = select(*(column for column, _ in keyset), _document_json(dialect))
     stmt = apply_filters(stmt, tenant_id, filters)
     return paging.paged(stmt, keyset, limit, position)
-
-
-def _read_alone(stmt: Select, params: dict[str, Any]) -> list[Row]:
-    """Run one read-only statement outside a transaction (autocommit): a statement is its
-    own snapshot, and psycopg then sends neither BEGIN before it nor ROLLBACK when the
-    connection goes back to the pool, two of the four round trips a list request made."""
-    with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        return conn.execute(stmt, params).all()
