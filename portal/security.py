@@ -69,7 +69,14 @@ def _policy_for_request() -> str:
 
 
 class _SessionInterface(SecureCookieSessionInterface):
-    """The session cookie is Secure whenever the request came over HTTPS (or config says)."""
+    """The session cookie is Secure whenever the request came over HTTPS (or config says).
+    A request without the cookie (every API call) gets an empty session without the signing
+    serializer Flask would build first, a visible share of a short request."""
+
+    def open_session(self, app: Flask, request):
+        if not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app) or request.is_secure)

@@ -24,9 +24,13 @@ class _ClockSigner(TimestampSigner):
 
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(
-        current_app.config["SECRET_KEY"], salt="dms.cursor.v1", signer=_ClockSigner
-    )
+    """The app's cursor serializer, built once (it keeps no state between calls)."""
+    extensions = current_app.extensions
+    if "dms.cursors" not in extensions:
+        extensions["dms.cursors"] = URLSafeTimedSerializer(
+            current_app.config["SECRET_KEY"], salt="dms.cursor.v1", signer=_ClockSigner
+        )
+    return extensions["dms.cursors"]
 
 
 def binding_of(tenant_id: str, **params: Any) -> str:
