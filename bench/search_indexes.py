@@ -3,9 +3,9 @@ bar, the build time and the size of each (issue 16 asks for both at 1M documents
 
 Loading a large corpus with the indexes in place maintains them row by row (RUM slowly); a
 bulk load drops them first and builds them once at the end, as an operator restoring a large
-tenant would. The indexes are the ones the migrations leave (0025-0027): GIN on the full
-vector, on the rank vector and on its tiers; with `--rum`, the opt-in RUM indexes on both
-(docs/search.md: postgrespro/rum#183 can crash the server).
+tenant would. The indexes are the ones the migrations leave (0025-0028): GIN on the full
+vector, on the rank vector, on its tiers and on its pairs of adjacent words; with `--rum`,
+the opt-in RUM indexes on both (docs/search.md: postgrespro/rum#183 can crash the server).
 
     export DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search_1m
     .venv/bin/python bench/search_indexes.py drop
@@ -36,6 +36,7 @@ TIER_INDEXES = tuple(map(postgres.tier_index, postgres.TIERS))  # migration 0027
 SEARCH_INDEXES = (
     postgres.RUM_INDEX,
     postgres.RANK_GIN_INDEX,
+    postgres.PAIRS_INDEX,  # migration 0028
     *TIER_INDEXES,
     postgres.SEARCH_RUM_INDEX,
     postgres.SEARCH_GIN_INDEX,

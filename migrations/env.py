@@ -75,7 +75,7 @@ def include_object(obj, name, type_, reflected, compare_to):
     """Leave the engine-specific search index (migration 0003) out of autogenerate: the
     FTS5 table and its shadow tables on SQLite, the tsvector columns and their GIN index
     on PostgreSQL, and the RUM indexes of migrations 0023 and 0024 where the extension is
-    installed, the rank vector's GIN index (0026) and its tiers' (0027)."""
+    installed, the rank vector's GIN index (0026), its tiers' (0027) and its pairs' (0028)."""
     if type_ == "table" and name.startswith("document_search"):
         return False
     search_indexes = (
@@ -83,6 +83,7 @@ def include_object(obj, name, type_, reflected, compare_to):
         "ix_document_texts_rank_rum",
         "ix_document_texts_rank_gin",
         "ix_document_texts_search_rum",
+        "ix_document_texts_rank_pairs",
     )
     tiers = name is not None and name.startswith("ix_document_texts_rank_tier_")
     if type_ == "index" and (name in search_indexes or tiers) and reflected:

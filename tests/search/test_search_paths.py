@@ -90,7 +90,11 @@ def postgres_with_rum(app, database_url):
         search.forget_path()
 
 
-RANK_INDEXES = [postgres.RANK_GIN_INDEX, *map(postgres.tier_index, postgres.TIERS)]
+RANK_INDEXES = [
+    postgres.RANK_GIN_INDEX,
+    postgres.PAIRS_INDEX,
+    *map(postgres.tier_index, postgres.TIERS),
+]
 
 
 def _drop_rum(app) -> None:

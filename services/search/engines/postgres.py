@@ -7,7 +7,8 @@ a page page_stands() vouches for (docs/search.md, "Common words"):
 - "tier:X" (migration 0027), for a query of one word: only the documents where that word
   weighs more than X in the rank vector; every other match scores at most the tier's bound;
 - "lead" (migration 0026): only the documents whose rank vector (the lead of the text)
-  matches; every other match scores 0;
+  matches (a phrase's through the pairs of adjacent words, migration 0028: postgres_pairs.py);
+  every other match scores 0;
 - "nearest", where an operator created the RUM index (opt-in: postgrespro/rum#183): the
   CANDIDATES nearest by RUM's own distance, for words that must all match (approximate)."""
 
@@ -29,6 +30,7 @@ from sqlalchemy import (
     literal_column,
     not_,
     null,
+    or_,
     select,
     text,
 )
@@ -40,11 +42,14 @@ from models import Document, DocumentText
 from models.base import UTCDateTime
 from services.documents.filters import DocumentFilters, apply_filters
 from services.search import statements
+from services.search.engines import postgres_pairs
 from services.search.engines import postgres_tiers as tiers
 from services.search.engines.postgres_highlights import highlights  # noqa: F401 (engine.highlights)
+from services.search.engines.postgres_pairs import PAIRS_INDEX, pairs_expression
 from services.search.engines.postgres_tiers import TIERS, WEIGHTS, tier_expression, tier_index
 from services.search.engines.postgres_tsquery import (
     any_excluded_word,
+    either,
     term_values,
     terms_shape,
     tsqueries,
@@ -76,6 +81,7 @@ INDEX_METHODS = {
     RANK_GIN_INDEX: "gin (rank_vector)",
     SEARCH_RUM_INDEX: "rum (search_vector rum_tsvector_ops)",
     SEARCH_GIN_INDEX: "gin (search_vector)",
+    PAIRS_INDEX: f"gin ({pairs_expression('rank_vector')})",
     **{tier_index(x): f"gin ({tier_expression('rank_vector', x)})" for x in TIERS},
 }
 
@@ -93,9 +99,18 @@ _RANK_VECTOR = literal_column("document_texts.rank_vector", TSVECTOR)
 def shape(query: SearchQuery) -> tuple:
     """What a statement built with bind parameters depends on: how many terms each group
     has, how many are excluded (the words themselves are bind values), which of a tiered
-    group's terms are words (postgres_tiers), and whether the bounded path takes RUM's
-    nearest candidates (_nearest)."""
-    return (*terms_shape(query), tiers.shape(query), _nearest(query))
+    group's terms are words (postgres_tiers), which are phrases found by their pairs
+    (_by_pairs), and whether the bounded path takes RUM's nearest candidates (_nearest)."""
+    phrases = tuple(len(t.words) > 1 for t in query.groups[0]) if _by_pairs(query) else ()
+    return (*terms_shape(query), tiers.shape(query), phrases, _nearest(query))
+
+
+def _by_pairs(query: SearchQuery) -> bool:
+    """Whether the lead's matches of a phrase are found through the pairs' index: a query of
+    one group with a phrase in it, where the index exists (postgres_pairs)."""
+    one_group = len(query.groups) == 1
+    with_phrase = one_group and any(len(t.words) > 1 for t in query.groups[0])
+    return with_phrase and PAIRS_INDEX in _rank_indexes()
 
 
 def _nearest(query: SearchQuery) -> bool:
@@ -179,7 +194,7 @@ def _rank_indexes() -> frozenset[str]:
                 "SELECT name FROM unnest(CAST(:names AS text[])) AS name"
                 " WHERE to_regclass(name) IS NOT NULL"
             ),
-            {"names": [RUM_INDEX, RANK_GIN_INDEX, *map(tier_index, TIERS)]},
+            {"names": [RUM_INDEX, RANK_GIN_INDEX, PAIRS_INDEX, *map(tier_index, TIERS)]},
         )
         _indexes[key] = frozenset(found.scalars())
     return _indexes[key]
@@ -234,11 +249,12 @@ def ranked(
         )
         return apply_filters(stmt, tenant_id, filters)
     if bounded == "lead":
-        lead = _RANK_VECTOR.op("@@")(groups_ts)
+        lead = _lead(query, groups_ts, tenant_id, as_parameters)
         return _matches(columns, tenant_id, filters, query_ts, lead, literal(0.0, Float))
     above = tiers.tier_of(bounded)
     if above is not None:
-        where = tiers.candidates(query, above, tenant_id, _RANK_VECTOR, as_parameters)
+        pairs = _by_pairs(query)
+        where = tiers.candidates(query, above, tenant_id, _RANK_VECTOR, as_parameters, pairs)
         bound = literal(tiers.ceiling(query, above), Float)
         if recency:  # a left-out match is no newer than the tenant's newest document
             newest = aliased(Document)
@@ -263,6 +279,20 @@ def ranked(
         .where(DocumentText.document_id.in_(select(nearest.c.document_id)))
     )
     return apply_filters(stmt, tenant_id, filters)
+
+
+def _lead(query: SearchQuery, groups_ts, tenant_id, as_parameters: bool):
+    """Where the rank vector matches the groups: for one group with phrases, where it holds one
+    of the group's words, or is one of its phrases' lead matches (postgres_pairs)."""
+    if not _by_pairs(query):
+        return _RANK_VECTOR.op("@@")(groups_ts)
+    words, phrases = tiers.split(query)
+    lead = postgres_pairs.matching(
+        query, phrases, tenant_id, _RANK_VECTOR, as_parameters=as_parameters, indexed=True
+    )
+    if not words:
+        return lead
+    return or_(_RANK_VECTOR.op("@@")(either(query, words, as_parameters)), lead)
 
 
 def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):

@@ -9,18 +9,18 @@ match that is neither has each of the n words weighing at most X and none of the
 in its lead, so each of its covers is a single occurrence of a word: ts_rank_cd sums their
 weights, at most n·X, and the match scores at most n·X / (n·X + 1) (ceiling()).
 
-The phrases' lead matches are found by their own scan and joined to the tier's by id: an OR
-of the two index conditions made PostgreSQL recheck both on every row the phrase's index
-returned, computing dms_rank_tier for each (150-400 ms; bench/RESULTS.md)."""
+The phrases' lead matches are found by their own scan (postgres_pairs: through the pairs of
+adjacent words, migration 0028) and joined to the tier's by id."""
 
 from __future__ import annotations
 
-from sqlalchemy import String, any_, cast, literal_column, or_, select
-from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
+from sqlalchemy import literal_column, or_, select
+from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.sql.functions import func
 
 from models import DocumentText
-from services.search.engines.postgres_tsquery import term_query
+from services.search.engines import postgres_pairs
+from services.search.engines.postgres_tsquery import either
 from services.search.query_syntax import SearchQuery
 
 # ts_rank_cd weights for D, C (text), B (tags and metadata), A (title).
@@ -65,38 +65,30 @@ def shape(query: SearchQuery) -> tuple[bool, ...]:
     return tuple(len(t.words) == 1 for t in query.groups[0]) if applies(query) else ()
 
 
-def _split(query: SearchQuery) -> tuple[list[int], list[int]]:
+def split(query: SearchQuery) -> tuple[list[int], list[int]]:
     """The numbers of the group's one-word terms and of its phrases (tsquery's term_<i>)."""
     group = query.groups[0]
     words = [i for i, t in enumerate(group) if len(t.words) == 1]
     return words, [i for i in range(len(group)) if i not in words]
 
 
-def _either(query: SearchQuery, numbers: list[int], as_parameters: bool):
-    terms = [term_query(query.groups[0][i], i, as_parameters) for i in numbers]
-    either = terms[0]
-    for term in terms[1:]:
-        either = func.tsquery_or(either, term)
-    return either
-
-
 def single_lexemes(query: SearchQuery, as_parameters: bool):
     """True where PostgreSQL reads each of the group's words as one word: `x²y` is one to our
     parser but `'x' <-> 'y'` to PostgreSQL's, a phrase no tier holds (a tier's vector keeps no
     positions), for which the bound does not hold; such a query takes no tier."""
-    words, _ = _split(query)
-    return func.greatest(*(func.numnode(_either(query, [i], as_parameters)) for i in words)) <= 1
+    words, _ = split(query)
+    return func.greatest(*(func.numnode(either(query, [i], as_parameters)) for i in words)) <= 1
 
 
 def held(query: SearchQuery, above: float, tenant_id, rows):
     """How many of the tenant's documents have one of the group's words in the tier, up to
     `rows` (a tier holding fewer is not tried: its page could not fill on the words alone)."""
-    words, _ = _split(query)
+    words, _ = split(query)
     found = (
         select(DocumentText.document_id)
         .where(
             DocumentText.tenant_id == tenant_id,
-            _vector(above).op("@@")(_either(query, words, True)),
+            _vector(above).op("@@")(either(query, words, True)),
         )
         .limit(rows)
         .subquery()
@@ -104,29 +96,25 @@ def held(query: SearchQuery, above: float, tenant_id, rows):
     return select(func.count()).select_from(found).scalar_subquery()
 
 
-def candidates(query: SearchQuery, above: float, tenant_id, rank_vector, as_parameters: bool):
-    """The tier's candidates (module docstring): where clause over document_texts."""
-    words, phrases = _split(query)
-    in_tier = _vector(above).op("@@")(_either(query, words, as_parameters))
+def candidates(
+    query: SearchQuery, above: float, tenant_id, rank_vector, as_parameters: bool, pairs: bool
+):
+    """The tier's candidates (module docstring): where clause over document_texts; `pairs`:
+    the phrases' lead matches are found through the pairs' index (postgres_pairs)."""
+    words, phrases = split(query)
+    in_tier = _vector(above).op("@@")(either(query, words, as_parameters))
     if not phrases:
         return in_tier
-    lead_phrases = (
-        select(func.array_agg(DocumentText.document_id))
-        .where(
-            DocumentText.tenant_id == tenant_id,
-            rank_vector.op("@@")(_either(query, phrases, as_parameters)),
-        )
-        .scalar_subquery()
+    lead = postgres_pairs.matching(
+        query, phrases, tenant_id, rank_vector, as_parameters=as_parameters, indexed=pairs
     )
-    # = ANY(array), computed once (an InitPlan): `IN (subquery)` would hide the ids from the
-    # primary key's index
-    return or_(in_tier, DocumentText.document_id == any_(cast(lead_phrases, ARRAY(String))))
+    return or_(in_tier, lead)
 
 
 def ceiling(query: SearchQuery, above: float) -> float:
     """The most a match outside the tier can score, before recency: n·X / (n·X + 1) for the
     group's n words (module docstring). The tier's index adds the same float4 weights as
     ts_rank_cd, so 1e-6 a word covers their rounding apart."""
-    words, _ = _split(query)
+    words, _ = split(query)
     weight = len(words) * (above + 1e-6)
     return weight / (weight + 1.0)

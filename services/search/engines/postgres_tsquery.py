@@ -42,6 +42,19 @@ def term_query(term: Term, number: int, as_parameters: bool) -> Function:
     return func.websearch_to_tsquery(config, literal(term.websearch()))
 
 
+def term_vector(term: Term, number: int, as_parameters: bool) -> Function:
+    """to_tsvector of the same words term_query() reads: the lexemes at their positions."""
+    config = literal_column(f"'{PG_CONFIG}'::regconfig")
+    words = bindparam(f"term_{number}", String) if as_parameters else term.websearch()
+    return func.to_tsvector(config, words)
+
+
+def either(query: SearchQuery, numbers: list[int], as_parameters: bool) -> Function:
+    """The tsquery of the terms of the query's first group numbered `numbers`, or-ed."""
+    terms = [term_query(query.groups[0][i], i, as_parameters) for i in numbers]
+    return reduce(func.tsquery_or, terms)
+
+
 def tsqueries(query: SearchQuery, as_parameters: bool) -> tuple:
     """The query's tsquery, and that of its groups alone (without the exclusions)."""
     numbered = count()
@@ -66,14 +79,8 @@ def term_lexemes(query: SearchQuery, numbers: range, as_parameters: bool):
     them: term_values()), one row each, from to_tsvector of the same words websearch_to_tsquery
     reads: a table-valued `lexeme`, computed once per statement where it is a scalar
     subquery's FROM."""
-    config = literal_column(f"'{PG_CONFIG}'::regconfig")
     terms = _terms(query)
-    vectors = [
-        func.to_tsvector(
-            config, bindparam(f"term_{i}", String) if as_parameters else terms[i].websearch()
-        )
-        for i in numbers
-    ]
+    vectors = [term_vector(terms[i], i, as_parameters) for i in numbers]
     joined = reduce(lambda a, b: a.op("||")(b), vectors)
     return func.unnest(func.tsvector_to_array(joined)).table_valued("lexeme").render_derived()
 
