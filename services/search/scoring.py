@@ -10,7 +10,7 @@ SCORE_DECIMALS = 6  # scores are rounded so keyset comparisons are exact on both
 MARK_START, MARK_END = "\ue000", "\ue001"
 _NO_MARKERS = str.maketrans("", "", MARK_START + MARK_END)
 HEADLINE_MAX_CHARS = 50_000  # snippets look at the start of long texts only
-HEADLINE_WINDOW_CHARS = 1_000  # PostgreSQL parses this much from the first match
+HEADLINE_WINDOW_CHARS = 500  # PostgreSQL parses this much from the first match
 
 
 def unmarked(text: str) -> str:
