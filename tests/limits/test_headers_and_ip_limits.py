@@ -85,6 +85,17 @@ def test_429_carries_the_headers(client, limited_tenant):
     )
 
 
+def test_a_path_no_route_matches_is_charged_to_the_callers_ip(client):
+    """The limiter counts every API request, routed or not (api/rate_limits.py counts the
+    windows itself: Flask-Limiter's own check exempts requests without an endpoint)."""
+    first = client.get("/api/v1/no-such-thing")
+    second = client.get("/api/v1/no-such-thing")
+
+    assert second.status_code == 404
+    remaining = [int(r.headers["X-RateLimit-Remaining"]) for r in (first, second)]
+    assert remaining[1] == remaining[0] - 1
+
+
 def test_portal_pages_are_not_limited_and_carry_no_headers(client):
     response = client.get("/")
 
