@@ -99,10 +99,10 @@ _RANK_VECTOR = literal_column("document_texts.rank_vector", TSVECTOR)
 def shape(query: SearchQuery) -> tuple:
     """What a statement built with bind parameters depends on: how many terms each group
     has, how many are excluded (the words themselves are bind values), which of a tiered
-    group's terms are words (postgres_tiers), which are phrases found by their pairs
-    (_by_pairs), and whether the bounded path takes RUM's nearest candidates (_nearest)."""
-    phrases = tuple(len(t.words) > 1 for t in query.groups[0]) if _by_pairs(query) else ()
-    return (*terms_shape(query), tiers.shape(query), phrases, _nearest(query))
+    group's terms are words (postgres_tiers; a group without one is all phrases), whether
+    its phrases are found by their pairs (_by_pairs), and whether the bounded path takes
+    RUM's nearest candidates (_nearest)."""
+    return (*terms_shape(query), tiers.shape(query), _by_pairs(query), _nearest(query))
 
 
 def _by_pairs(query: SearchQuery) -> bool:
