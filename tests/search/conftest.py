@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import clock
 from tests.fixture_files import png_bytes, render_gray
 from tests.support import run_jobs, stored_document
 
@@ -27,6 +28,21 @@ def index_documents(app):
             ids.append(stored_document(app, tenant.id, body, filename, **spec))
         run_jobs(app)
         return ids
+
+    return factory
+
+
+@pytest.fixture
+def index_of_one_age(index_documents):
+    """index_documents with the clock held at one instant: the documents' recency ties, so
+    the keyword alone orders them."""
+
+    def factory(tenant, *specs: dict) -> list[str]:
+        clock.freeze(clock.now().replace(microsecond=0))
+        try:
+            return index_documents(tenant, *specs)
+        finally:
+            clock.reset()
 
     return factory
 

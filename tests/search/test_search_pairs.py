@@ -34,7 +34,7 @@ PHRASES = [
 
 
 @pytest.fixture
-def pair_corpus(index_documents, tenant):
+def pair_corpus(index_of_one_age, tenant):
     """Documents holding `alpha beta` adjacent (in the title, early or late in the lead),
     apart, reversed, around a stop word, as three words, hyphenated, across fields; and
     `omega` documents; all of one age, so recency ties."""
@@ -51,11 +51,7 @@ def pair_corpus(index_documents, tenant):
         {"title": "kappa x", "tags": ["y lambda"], "text": FILLER},
     ]
     specs += [{"title": f"O {i}", "text": "omega " * (i + 1) + FILLER} for i in range(6)]
-    clock.freeze(clock.now().replace(microsecond=0))
-    try:
-        return index_documents(tenant, *specs)
-    finally:
-        clock.reset()
+    return index_of_one_age(tenant, *specs)
 
 
 @pytest.mark.parametrize("limit", [2, 5])

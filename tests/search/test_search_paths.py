@@ -29,21 +29,17 @@ APPROXIMATE = ["gamma", "alpha gamma"]
 
 
 @pytest.fixture
-def corpus(index_documents, tenant):
+def corpus(index_of_one_age, tenant):
     """Forty documents, all of one age (so recency ties and the keyword decides): `alpha` i
     times in the lead of document i, `gamma` in every third, `delta` in every fifth,
     `rareword` only past the rank vector's lead (keyword 0: after every other hit)."""
-    clock.freeze(clock.now().replace(microsecond=0))
-    try:
-        specs = []
-        for i in range(1, 41):
-            words = ["alpha"] * i + (["beta"] if i % 2 else []) + ["gamma"] * (i % 3 == 0)
-            words += ["delta"] * (i % 5 == 0)
-            body = " ".join(words) + " " + FILLER * 60 + ("rareword" if i % 7 == 0 else "")
-            specs.append({"text": body, "title": f"Document {i:02d}"})
-        return index_documents(tenant, *specs)
-    finally:
-        clock.reset()
+    specs = []
+    for i in range(1, 41):
+        words = ["alpha"] * i + (["beta"] if i % 2 else []) + ["gamma"] * (i % 3 == 0)
+        words += ["delta"] * (i % 5 == 0)
+        body = " ".join(words) + " " + FILLER * 60 + ("rareword" if i % 7 == 0 else "")
+        specs.append({"text": body, "title": f"Document {i:02d}"})
+    return index_of_one_age(tenant, *specs)
 
 
 def _walk(find, q: str, limit: int, **filters) -> list[tuple[str, float]]:
@@ -393,7 +389,7 @@ def test_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
 
 
 @pytest.fixture
-def group_corpus(index_documents, tenant):
+def group_corpus(index_of_one_age, tenant):
     """Twelve documents mentioning `gamma` eight times (0.8: in the tier above 0.3, not 1.0),
     three mentioning `omega` as often, one with `alpha beta` in its title (the phrase scores
     0.5 there, above every gamma document's 0.44, though neither word is in a tier), and one
@@ -401,11 +397,7 @@ def group_corpus(index_documents, tenant):
     specs = [{"text": "gamma " * 8 + FILLER, "title": f"G {i:02d}"} for i in range(12)]
     specs += [{"text": "omega " * 8 + FILLER, "title": f"O {i}"} for i in range(3)]
     specs += [{"text": FILLER, "title": "alpha beta"}, {"text": FILLER, "title": "alpha x beta"}]
-    clock.freeze(clock.now().replace(microsecond=0))
-    try:
-        return index_documents(tenant, *specs)
-    finally:
-        clock.reset()
+    return index_of_one_age(tenant, *specs)
 
 
 @pytest.mark.parametrize("limit", [3, 5])
