@@ -17,11 +17,11 @@ the other condition found (bench/RESULTS.md, issue 16)."""
 from __future__ import annotations
 
 from sqlalchemy import String, any_, case, cast, literal_column, select
-from sqlalchemy.dialects.postgresql import ARRAY, TSQUERY, TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
 from sqlalchemy.sql.functions import func
 
 from models import DocumentText
-from services.search.engines.postgres_tsquery import either, term_vector
+from services.search.engines.postgres_tsquery import either, joined_lexemes, term_vector
 from services.search.query_syntax import SearchQuery
 
 PAIRS_INDEX = "ix_document_texts_rank_pairs"  # migration 0028
@@ -48,21 +48,20 @@ def _pairs_query(query: SearchQuery, numbers: list[int], as_parameters: bool):
             .table_valued("lexeme")
             .render_derived()
         )
-        escaped = func.replace(func.replace(pair.c.lexeme, "\\", "\\\\"), "'", "''")
-        every = cast(func.string_agg(func.concat("'", escaped, "'"), " & "), TSQUERY)
-        queries.append(select(every).select_from(pair).scalar_subquery())
+        queries.append(
+            select(joined_lexemes(pair.c.lexeme, " & ")).select_from(pair).scalar_subquery()
+        )
     either_phrase = queries[0]
     for other in queries[1:]:
         either_phrase = func.tsquery_or(either_phrase, other)  # NULL if either is NULL
     return either_phrase
 
 
-def lead_matches(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
-                 as_parameters: bool, indexed: bool):  # fmt: skip
+def _lead_matches(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
+                  as_parameters: bool, indexed: bool):  # fmt: skip
     """The ids of the tenant's documents whose rank vector matches one of the phrases of the
     query's one group numbered `numbers` (an array, computed once per statement); `indexed`:
     through the pairs' index (module docstring), where it exists."""
-
     phrases = either(query, numbers, as_parameters)
 
     def ids(found):
@@ -89,8 +88,8 @@ def lead_matches(query: SearchQuery, numbers: list[int], tenant_id, rank_vector,
 
 def matching(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
              as_parameters: bool, indexed: bool):  # fmt: skip
-    """Where clause over document_texts: the document is one of lead_matches()."""
-    found = lead_matches(
+    """Where clause over document_texts: the document is one of _lead_matches()."""
+    found = _lead_matches(
         query, numbers, tenant_id, rank_vector, as_parameters=as_parameters, indexed=indexed
     )
     # = ANY(array): `IN (subquery)` would hide the ids from the primary key's index

@@ -91,9 +91,14 @@ def any_excluded_word(query: SearchQuery, as_parameters: bool):
     lexeme is quoted for tsquery's input, so it is taken as it is."""
     first = sum(len(g) for g in query.groups)  # excluded terms are numbered after the groups
     lexeme = term_lexemes(query, range(first, first + len(query.excluded)), as_parameters)
-    escaped = func.replace(func.replace(lexeme.c.lexeme, "\\", "\\\\"), "'", "''")
-    either = func.string_agg(func.concat("'", escaped, "'"), " | ")
-    return select(cast(either, TSQUERY)).select_from(lexeme).scalar_subquery()
+    return select(joined_lexemes(lexeme.c.lexeme, " | ")).select_from(lexeme).scalar_subquery()
+
+
+def joined_lexemes(lexeme, operator: str):
+    """The tsquery of the lexemes in column `lexeme` joined by `operator` (" | " or " & "),
+    each quoted for tsquery's input, so it is taken as it is; NULL when there is none."""
+    escaped = func.replace(func.replace(lexeme, "\\", "\\\\"), "'", "''")
+    return cast(func.string_agg(func.concat("'", escaped, "'"), operator), TSQUERY)
 
 
 def terms_shape(query: SearchQuery) -> tuple:
