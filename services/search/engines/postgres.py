@@ -108,8 +108,7 @@ def shape(query: SearchQuery) -> tuple:
 def _by_pairs(query: SearchQuery) -> bool:
     """Whether the lead's matches of a phrase are found through the pairs' index: a query of
     one group with a phrase in it, where the index exists (postgres_pairs)."""
-    one_group = len(query.groups) == 1
-    with_phrase = one_group and any(len(t.words) > 1 for t in query.groups[0])
+    with_phrase = len(query.groups) == 1 and bool(tiers.split(query)[1])
     return with_phrase and PAIRS_INDEX in _rank_indexes()
 
 

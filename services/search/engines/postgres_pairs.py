@@ -16,12 +16,19 @@ the other condition found (bench/RESULTS.md, issue 16)."""
 
 from __future__ import annotations
 
+from functools import reduce
+
 from sqlalchemy import String, any_, case, cast, literal_column, select
 from sqlalchemy.dialects.postgresql import ARRAY, TSVECTOR
 from sqlalchemy.sql.functions import func
 
 from models import DocumentText
-from services.search.engines.postgres_tsquery import either, joined_lexemes, term_vector
+from services.search.engines.postgres_tsquery import (
+    either,
+    joined_lexemes,
+    lexemes_of,
+    term_vector,
+)
 from services.search.query_syntax import SearchQuery
 
 PAIRS_INDEX = "ix_document_texts_rank_pairs"  # migration 0028
@@ -39,29 +46,20 @@ def _pairs_query(query: SearchQuery, numbers: list[int], as_parameters: bool):
     phrase's pairs and-ed, the phrases or-ed; NULL when one of them has no pair."""
     queries = []
     for number in numbers:
-        pair = (
-            func.unnest(
-                func.tsvector_to_array(
-                    func.dms_lead_pairs(term_vector(query.groups[0][number], number, as_parameters))
-                )
-            )
-            .table_valued("lexeme")
-            .render_derived()
-        )
+        term = term_vector(query.groups[0][number], number, as_parameters)
+        pair = lexemes_of(func.dms_lead_pairs(term))
         queries.append(
             select(joined_lexemes(pair.c.lexeme, " & ")).select_from(pair).scalar_subquery()
         )
-    either_phrase = queries[0]
-    for other in queries[1:]:
-        either_phrase = func.tsquery_or(either_phrase, other)  # NULL if either is NULL
-    return either_phrase
+    return reduce(func.tsquery_or, queries)  # NULL if one is NULL
 
 
-def _lead_matches(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
-                  as_parameters: bool, indexed: bool):  # fmt: skip
-    """The ids of the tenant's documents whose rank vector matches one of the phrases of the
-    query's one group numbered `numbers` (an array, computed once per statement); `indexed`:
-    through the pairs' index (module docstring), where it exists."""
+def matching(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
+             as_parameters: bool, indexed: bool):  # fmt: skip
+    """Where clause over document_texts: the document is one of the tenant's whose rank vector
+    matches one of the phrases of the query's one group numbered `numbers` (an array of ids,
+    computed once per statement); `indexed`: found through the pairs' index (module
+    docstring), where it exists."""
     phrases = either(query, numbers, as_parameters)
 
     def ids(found):
@@ -71,7 +69,7 @@ def _lead_matches(query: SearchQuery, numbers: list[int], tenant_id, rank_vector
         DocumentText.tenant_id == tenant_id, rank_vector.op("@@")(phrases)
     )
     if not indexed:
-        return ids(in_lead)
+        return DocumentText.document_id == any_(ids(in_lead))
     pairs = _pairs_query(query, numbers, as_parameters)
     holding = (
         select(DocumentText.document_id, rank_vector.label("rank_vector"))
@@ -83,14 +81,6 @@ def _lead_matches(query: SearchQuery, numbers: list[int], tenant_id, rank_vector
         holding.c.rank_vector.op("@@")(phrases)
     )
     # Only the branch taken is computed: PostgreSQL evaluates an InitPlan on first use.
-    return case((pairs.is_(None), ids(in_lead)), else_=ids(checked))
-
-
-def matching(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
-             as_parameters: bool, indexed: bool):  # fmt: skip
-    """Where clause over document_texts: the document is one of _lead_matches()."""
-    found = _lead_matches(
-        query, numbers, tenant_id, rank_vector, as_parameters=as_parameters, indexed=indexed
-    )
+    found = case((pairs.is_(None), ids(in_lead)), else_=ids(checked))
     # = ANY(array): `IN (subquery)` would hide the ids from the primary key's index
     return DocumentText.document_id == any_(found)

@@ -81,8 +81,12 @@ def term_lexemes(query: SearchQuery, numbers: range, as_parameters: bool):
     subquery's FROM."""
     terms = _terms(query)
     vectors = [term_vector(terms[i], i, as_parameters) for i in numbers]
-    joined = reduce(lambda a, b: a.op("||")(b), vectors)
-    return func.unnest(func.tsvector_to_array(joined)).table_valued("lexeme").render_derived()
+    return lexemes_of(reduce(lambda a, b: a.op("||")(b), vectors))
+
+
+def lexemes_of(vector):
+    """The lexemes of a tsvector expression, one row each: a table-valued `lexeme`."""
+    return func.unnest(func.tsvector_to_array(vector)).table_valued("lexeme").render_derived()
 
 
 def any_excluded_word(query: SearchQuery, as_parameters: bool):
