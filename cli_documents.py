@@ -1,5 +1,5 @@
 """Operator commands for documents' text, trash and blobs: `flask documents
-reindex|passages|purge`, `flask storage migrate`."""
+reindex|passages|purge|merge-index`, `flask storage migrate`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from jobs.extraction import extract_document
 from models import Document
 from services.core import transaction
 from services.documents import migration, purge
-from services.search import indexing, passages
+from services.search import index_merge, indexing, passages
 
 documents_cli = AppGroup("documents", help="Re-extract document text and empty the trash.")
 storage_cli = AppGroup("storage", help="Move the blobs between the local and the S3 store.")
@@ -74,6 +74,15 @@ def purge_command() -> None:
         f"purged {report.documents} documents; "
         f"{report.blobs_deleted} blobs deleted, {report.blobs_kept} kept (still in use)"
     )
+
+
+@documents_cli.command("merge-index")
+def merge_index_command() -> None:
+    """SQLite: merge the full-text index into one segment now (the daily housekeeping does it);
+    searches and uploads go on meanwhile. PostgreSQL: nothing to merge."""
+    with tqdm(desc="merge-index", unit="step", file=sys.stderr, disable=None) as bar:
+        steps = index_merge.merge(progress=lambda _done: bar.update(1))
+    click.echo(f"merged the search index in {steps} steps" if steps else "nothing to merge")
 
 
 @storage_cli.command("migrate")

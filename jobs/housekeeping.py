@@ -1,6 +1,6 @@
 """The daily housekeeping job and its schedule: empty the trash, expire Idempotency-Key
-records, remove temporary files of crashed uploads and blobs no row references, and tell
-admins about API keys due for rotation.
+records, remove temporary files of crashed uploads and blobs no row references, tell admins
+about API keys due for rotation, and merge SQLite's full-text index into one segment.
 
 Scheduling choice: each run enqueues the next one with RQ's `enqueue_at` (the worker runs
 RQ's scheduler), and `flask worker` calls `ensure_scheduled()` at start so a flushed Redis
@@ -23,7 +23,7 @@ from services.documents.blobs import blob_store
 from services.notifications import causes
 from services.platform import idempotency
 from services.push import reconciler as push_reconciler
-from services.search import recovery
+from services.search import index_merge, recovery
 
 log = logging.getLogger(__name__)
 
@@ -39,13 +39,14 @@ JOB_NAME = "jobs.housekeeping.daily_housekeeping"
 
 def daily_housekeeping() -> dict[str, int]:
     """RQ job: purge the trash, expired idempotency records and stale temporary files, remind
-    admins of keys due for rotation, then book tomorrow's run."""
+    admins of keys due for rotation, merge SQLite's search index, then book tomorrow's run."""
     report = purge.purge_trash()  # commits per batch
     expired_keys = transaction.transactional(idempotency.purge_expired)()
     swept = blob_store().sweep_temporary(TEMPORARY_FILE_MAX_AGE.total_seconds())
     orphans = blobs.sweep_unreferenced(TEMPORARY_FILE_MAX_AGE.total_seconds())
     reminders = transaction.transactional(causes.remind_key_rotations)()
     request_hours = transaction.transactional(analytics_requests.roll_up)()
+    merge_steps = index_merge.merge()  # commits per step
     schedule_next()
     return {
         **report.as_dict(),
@@ -54,6 +55,7 @@ def daily_housekeeping() -> dict[str, int]:
         "unreferencedBlobs": orphans,
         "rotationReminders": reminders,
         "apiRequestHours": request_hours,
+        "searchIndexMergeSteps": merge_steps,
     }
 
 

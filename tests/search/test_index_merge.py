@@ -1,0 +1,108 @@
+"""Merging SQLite's FTS5 index into one segment (services/search/index_merge.py): documents
+indexed a transaction each leave several segments; merge() leaves one, in steps that each
+commit; searches answer the same hits, scores and highlights before and after; a document
+indexed between two steps is kept; the CLI and the daily housekeeping run it; PostgreSQL has
+nothing to merge."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from extensions import db
+from jobs.housekeeping import daily_housekeeping
+from services.documents.filters import DocumentFilters
+from services.search import index_merge, indexing, search
+
+SPECS = [
+    {"title": f"Harbour report {i}", "text": f"tide crane berth {'cargo ' * (i % 4)} quay {i}"}
+    for i in range(12)
+]
+
+
+@pytest.fixture
+def on_sqlite(database_url):
+    if not database_url.startswith("sqlite"):
+        pytest.skip("FTS5's segments are SQLite's (PostgreSQL: test_nothing_to_merge_...)")
+
+
+def _segments() -> int:
+    """FTS5's %_idx shadow table holds a row per segment and leaf page: its segids."""
+    return db.session.scalar(text("SELECT count(DISTINCT segid) FROM document_search_idx"))
+
+
+def _filler(entries: int) -> None:
+    """Index entries of many distinct words, a transaction each, with no document behind
+    them (so no search returns them): segments of several pages, which take several steps."""
+    for n in range(entries):
+        words = " ".join(f"w{n}x{i}" for i in range(3000))
+        indexing.write_fts_entries([indexing.entry(f"filler-{n}", "nobody", "", "", words)])
+        db.session.commit()
+
+
+def _page(tenant_id: str, q: str) -> list[tuple]:
+    found = search.search(tenant_id, q, DocumentFilters(), 20)
+    return [(h.id, h.score, h.highlights) for h in found.hits]
+
+
+def test_merge_leaves_one_segment_and_the_same_answers(app, on_sqlite, index_documents, tenant):
+    index_documents(tenant, *SPECS)
+    queries = ["cargo", "harbour", '"crane berth"', "tide -cargo", "quay or berth"]
+    with app.app_context():
+        _filler(6)
+        assert _segments() > 1
+        before = {q: _page(tenant.id, q) for q in queries}
+        steps = []
+        assert index_merge.merge(step_pages=1, progress=steps.append) >= 2
+        assert steps == list(range(1, len(steps) + 1))
+        assert _segments() == 1
+        assert {q: _page(tenant.id, q) for q in queries} == before
+        assert all(before[q] for q in queries)
+        assert index_merge.merge() == 0  # one segment: nothing left to merge
+
+
+def test_a_document_indexed_between_two_steps_is_kept(app, on_sqlite, index_documents, tenant):
+    index_documents(tenant, *SPECS)
+    added = []
+
+    def upload_meanwhile(step: int) -> None:
+        if step == 1:
+            added.extend(index_documents(tenant, {"title": "Late", "text": "lighthouse"}))
+
+    with app.app_context():
+        _filler(6)
+        assert index_merge.merge(step_pages=1, progress=upload_meanwhile) >= 2
+        assert added
+        assert [hit[0] for hit in _page(tenant.id, "lighthouse")] == added
+        assert len(_page(tenant.id, "tide")) == len(SPECS)
+        # The merge under way finished without the newcomer's segments; the next one takes them.
+        assert _segments() > 1
+        index_merge.merge()
+        assert _segments() == 1
+        assert [hit[0] for hit in _page(tenant.id, "lighthouse")] == added
+
+
+def test_the_command_and_the_housekeeping_merge(app, on_sqlite, index_documents, tenant):
+    index_documents(tenant, *SPECS)
+    result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
+    assert result.exit_code == 0, result.output
+    assert "merged the search index in" in result.output
+    with app.app_context():
+        assert _segments() == 1
+    index_documents(tenant, *SPECS[:6])
+    with app.app_context():
+        assert _segments() > 1
+        assert daily_housekeeping()["searchIndexMergeSteps"] >= 1
+        assert _segments() == 1
+    again = app.test_cli_runner().invoke(args=["documents", "merge-index"])
+    assert again.exit_code == 0 and "nothing to merge" in again.output
+
+
+def test_nothing_to_merge_on_postgresql(app, database_url, index_documents, tenant):
+    if database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL's side of it (SQLite: the tests above)")
+    index_documents(tenant, *SPECS[:3])
+    result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
+    assert result.exit_code == 0 and "nothing to merge" in result.output
+    with app.app_context():
+        assert daily_housekeeping()["searchIndexMergeSteps"] == 0
