@@ -14,7 +14,7 @@ services.search.indexing.rebuild_vectors, the same SQL the app uses; then VACUUM
 
 SQLite (the embedded default): rows are inserted with executemany, 5,000 documents per
 transaction, and each batch's FTS5 rows of `document_search` are written in the same
-transaction by services.search.indexing.write_fts_entries, the statements the app runs.
+transaction by services.search.fts5_rows.write, the statements the app runs.
 Use a fresh file and a state file of its own, so the PostgreSQL state is kept:
 
     DATABASE_URL=sqlite:////abs/path/instance/bench-search.sqlite3 \\
@@ -234,13 +234,14 @@ def _load_postgres(db, indexing, tenant_id: str, count: int, batches) -> None:
 
 def _load_sqlite(db, indexing, count: int, batches) -> None:
     """INSERT documents, tags and texts with executemany, a batch per transaction, and
-    their FTS5 rows in the same transaction with indexing.write_fts_entries (the statements
+    their FTS5 rows in the same transaction with fts5_rows.write (the statements
     indexing.refresh runs for each document in the app). No ANALYZE: the app never runs it,
     so the benchmark plans queries as a quick start does. The WAL is checkpointed."""
     from sqlalchemy import insert
 
     from models import Document, DocumentTag
     from models.document_text import DocumentText
+    from services.search import fts5_rows
 
     with tqdm(total=count, desc="documents + FTS5", unit="doc") as bar:
         for documents, texts, tags in batches:
@@ -257,7 +258,7 @@ def _load_sqlite(db, indexing, count: int, batches) -> None:
                 entries.append(
                     indexing.entry(d["id"], d["tenant_id"], d["title"], words, t["text"])
                 )
-            indexing.write_fts_entries(entries)
+            fts5_rows.write(entries)
             db.session.commit()
             bar.update(len(documents))
     with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:

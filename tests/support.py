@@ -16,6 +16,7 @@ from jobs.worker import AppWorker
 from services.core import queue, transaction
 from services.core.actors import Actor
 from services.documents import documents, uploads
+from services.search import fts5_rows
 
 
 class InProcessWorker(SimpleWorker, AppWorker):
@@ -67,7 +68,7 @@ def empty_tables(db) -> None:
     else:
         for table in tables:
             db.session.execute(table.delete())
-        db.session.execute(text("DELETE FROM document_search"))
+        fts5_rows.delete_all()
 
 
 @contextmanager

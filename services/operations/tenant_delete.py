@@ -11,7 +11,7 @@ import logging
 import socket
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 
 from extensions import db, redis_store
 from models import Document, OperatorRecord, Tenant
@@ -22,6 +22,7 @@ from services.keys import key_cache
 from services.limits import usage
 from services.operations.backup import Progress, no_progress
 from services.operations.tenant_tables import blob_references, tenant_filter, tenant_tables
+from services.search import fts5_rows
 
 log = logging.getLogger("dms.operations")
 
@@ -71,7 +72,7 @@ def delete_tenant(slug: str, progress: Progress = no_progress) -> DeletionReport
             db.session.execute(table.delete().where(where))
             report.rows[table.name] = count
     if db.engine.dialect.name == "sqlite":  # the FTS5 index is not in the metadata
-        db.session.execute(text("DELETE FROM document_search WHERE tenant_id = :t"), {"t": slug})
+        fts5_rows.delete_tenant(slug)
     db.session.execute(Tenant.__table__.delete().where(Tenant.id == slug))
     record = OperatorRecord(
         action="tenant.deleted",

@@ -7,7 +7,6 @@ and must run whenever the title, tags, metadata or text change, in the same tran
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import shutil
 import tempfile
@@ -29,7 +28,7 @@ from models.document_text import DocumentText
 from services.core import queue, signals, transaction
 from services.documents.blobs import blob_store
 from services.documents.storage import BlobStore, LocalBlobStore
-from services.search import extraction, passages
+from services.search import extraction, fts5_rows, passages
 from services.search.limits import Budgets
 from services.search.scoring import unmarked
 
@@ -78,7 +77,7 @@ def refresh(document: Document) -> None:
             {**params, "cfg": PG_CONFIG, "lead": RANK_LEAD_CHARS},
         )
     else:
-        write_fts_entries([params])
+        fts5_rows.write([params])
 
 
 def entry(document_id: str, tenant_id: str, title: str, keywords: str, body: str | None) -> dict:
@@ -91,22 +90,6 @@ def entry(document_id: str, tenant_id: str, title: str, keywords: str, body: str
         "keywords": unmarked(keywords),
         "body": unmarked((body or "")[:INDEX_MAX_CHARS]),
     }
-
-
-def write_fts_entries(entries: list[dict]) -> None:
-    """SQLite: replace the FTS5 rows of these `entry()`s (one statement each, executemany)."""
-    rows = [{**e, "rowid": fts_rowid(e["id"])} for e in entries]
-    db.session.execute(
-        text("DELETE FROM document_search WHERE rowid = :rowid"),
-        [{"rowid": r["rowid"]} for r in rows],
-    )
-    db.session.execute(
-        text(
-            "INSERT INTO document_search (rowid, document_id, tenant_id, title, keywords, body)"
-            " VALUES (:rowid, :id, :tenant, :title, :keywords, :body)"
-        ),
-        rows,
-    )
 
 
 # The tsvector of one document: title A, tags and metadata values B, text C.
@@ -162,19 +145,11 @@ def remove(document_id: str) -> None:
     """Drop the document's text, passages and index entry (the purge job; FTS5 has no
     foreign keys)."""
     if dialect() != "postgresql":
-        db.session.execute(
-            text("DELETE FROM document_search WHERE rowid = :rowid"),
-            {"rowid": fts_rowid(document_id)},
-        )
+        fts5_rows.delete(document_id)
     passages.remove(document_id)
     row = db.session.get(DocumentText, document_id)
     if row is not None:
         db.session.delete(row)
-
-
-def fts_rowid(document_id: str) -> int:
-    """A stable 63-bit FTS5 rowid for a document id, so updates replace by primary key."""
-    return int.from_bytes(hashlib.sha256(document_id.encode()).digest()[:8], "big") >> 1
 
 
 def mark_pending(document: Document) -> DocumentText:

@@ -41,7 +41,11 @@ def _matching(tenant_id: str, query: SearchQuery) -> list[str]:
         )
     else:
         fts = literal_column("document_search")
-        stmt = select(sqlite.FTS.c.document_id).where(
-            fts.op("MATCH")(literal(query.fts5())), sqlite.FTS.c.tenant_id == tenant_id
+        ids = sqlite.IDS
+        stmt = (
+            select(ids.c.document_id)
+            .select_from(sqlite.FTS)
+            .join(ids, ids.c.fts_rowid == sqlite.FTS.c.rowid)
+            .where(fts.op("MATCH")(literal(query.fts5())), ids.c.tenant_id == tenant_id)
         )
     return list(db.session.scalars(stmt))

@@ -63,3 +63,28 @@ def test_downgrade_to_nothing_and_up_again(make_app, scratch_url):
         upgrade()
         assert set(inspect(db.engine).get_table_names()) == tables
         db.engine.dispose()
+
+
+def test_0029_fills_the_ids_of_the_rows_already_indexed(make_app, scratch_url):
+    """SQLite: an index written before migration 0029 gets its document_search_ids rows."""
+    if not scratch_url.startswith("sqlite"):
+        pytest.skip("document_search_ids is SQLite's")
+    from flask_migrate import upgrade
+    from sqlalchemy import text
+
+    from extensions import db
+
+    app = make_app(SQLALCHEMY_DATABASE_URI=scratch_url)
+    with app.app_context():
+        upgrade(revision="0028")
+        db.session.execute(
+            text(
+                "INSERT INTO document_search (rowid, document_id, tenant_id, title, keywords,"
+                " body) VALUES (7, 'doc_a', 'acme', 'Title', '', 'body')"
+            )
+        )
+        db.session.commit()
+        upgrade()
+        ids = db.session.execute(text("SELECT * FROM document_search_ids")).all()
+        assert [tuple(r) for r in ids] == [(7, "doc_a", "acme")]
+        db.engine.dispose()

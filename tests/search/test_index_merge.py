@@ -12,7 +12,7 @@ from sqlalchemy import text
 from extensions import db
 from jobs.housekeeping import daily_housekeeping
 from services.documents.filters import DocumentFilters
-from services.search import index_merge, indexing, search
+from services.search import fts5_rows, index_merge, indexing, search
 
 SPECS = [
     {"title": f"Harbour report {i}", "text": f"tide crane berth {'cargo ' * (i % 4)} quay {i}"}
@@ -36,7 +36,7 @@ def _filler(entries: int) -> None:
     them (so no search returns them): segments of several pages, which take several steps."""
     for n in range(entries):
         words = " ".join(f"w{n}x{i}" for i in range(3000))
-        indexing.write_fts_entries([indexing.entry(f"filler-{n}", "nobody", "", "", words)])
+        fts5_rows.write([indexing.entry(f"filler-{n}", "nobody", "", "", words)])
         db.session.commit()
 
 
