@@ -46,8 +46,8 @@ def daily_housekeeping() -> dict[str, int]:
     orphans = blobs.sweep_unreferenced(TEMPORARY_FILE_MAX_AGE.total_seconds())
     reminders = transaction.transactional(causes.remind_key_rotations)()
     request_hours = transaction.transactional(analytics_requests.roll_up)()
-    merge_steps = index_merge.merge()  # commits per step
     schedule_next()
+    merge_steps = index_merge.merge()  # commits per step; last: if it fails, tomorrow is booked
     return {
         **report.as_dict(),
         "idempotencyRecords": expired_keys,

@@ -5,11 +5,11 @@ merges segments level by level as they pile up (its `automerge`), so an index wr
 document at a time holds about 20 segments. A query looks every term it names up in every
 segment, and highlight() and snippet() find each hit of a page again by rowid, once per term
 and segment: a page of 50 highlights for a phrase of two common words and an excluded word
-took 17 ms on 100,000 documents in 19 segments, 2.5 ms in one (bench/RESULTS.md).
+took 17 ms on 100,000 documents in 19 segments, 2.5-2.8 ms in one (bench/RESULTS.md).
 
 `merge()` runs FTS5's 'merge' command in steps of STEP_PAGES pages, each step its own short
-transaction, so an upload waits for one step (about 30 ms), never for the whole merge (4 s at
-100,000 documents). As FTS5's documentation says ("The 'merge' command"): the first step asks
+transaction, so an upload waits for one step (about 30 ms), never for the whole merge (7.5 s
+at 100,000 documents). As FTS5's documentation says ("The 'merge' command"): the first step asks
 for a negative number of pages, which makes every segment of any level eligible; the next ones
 a positive number, which finishes that merge even when uploads add segments meanwhile; a step
 that changed fewer than 2 rows (sqlite3's total_changes()) found nothing left to merge. The
