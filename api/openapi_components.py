@@ -153,7 +153,14 @@ BASE_SCHEMAS: dict[str, Any] = {
         "type": "object",
         "required": ["limit", "hasMore"],
         "properties": {
-            "limit": {"type": "integer", "minimum": 1, "maximum": 200},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 720,
+                "description": "The page size: the `limit` asked for (1-200, or the "
+                "operation's default); for a series answered whole (`GET "
+                "/api/v1/analytics/usage`), its number of points (up to 720).",
+            },
             "hasMore": {"type": "boolean"},
             "nextCursor": {"type": "string"},
         },

@@ -144,6 +144,27 @@ def test_the_longest_ranges_allowed(usage):
     ) == [("2026-11-19T00:00:00Z", 0)]
 
 
+def test_the_longest_series_conforms_to_the_served_document(client, headers):
+    """Found by the schemathesis run: 720 hourly points answered meta.pagination.limit = 720,
+    and the document capped every list's limit at 200 (a series has no page size: it is
+    answered whole, so its limit is its number of points)."""
+    import jsonschema
+
+    clock.freeze(T0)
+    spec = client.get("/api/v1/openapi.json").get_json()
+    operation = spec["paths"]["/api/v1/analytics/usage"]["get"]
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    response = client.get(
+        f"{API}/usage",
+        query_string={"metric": "uploads", "granularity": "hour",
+                      "from": "2026-10-21T00:00:00Z", "to": "2026-11-20T00:00:00Z"},
+        headers=headers,
+    )  # fmt: skip
+    body = response.get_json()
+    assert body["meta"]["pagination"] == {"limit": 720, "hasMore": False}
+    jsonschema.validate(body, {**schema, "components": spec["components"]})
+
+
 def test_tenants_see_only_their_own_figures(
     make_document, client, other_tenant, create_key, summary, usage, api_key
 ):

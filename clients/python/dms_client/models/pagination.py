@@ -16,7 +16,8 @@ class Pagination:
     """
     Attributes:
         has_more (bool):
-        limit (int):
+        limit (int): The page size: the `limit` asked for (1-200, or the operation's default); for a series answered
+            whole (`GET /api/v1/analytics/usage`), its number of points (up to 720).
         next_cursor (str | Unset):
     """
 
