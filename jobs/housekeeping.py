@@ -65,10 +65,12 @@ RECOVERY_EVERY = timedelta(minutes=5)
 
 def recover_lost_work() -> dict[str, int]:
     """RQ job, every RECOVERY_EVERY: enqueue again the work the database says is pending but
-    no job carries any more (services/search/recovery.py), then book the next run."""
+    no job carries any more (services/search/recovery.py), book the next run, then merge the
+    segments SQLite's search index holds several of on one level (index_merge.tidy)."""
     extractions = recovery.recover_extractions()
     schedule_recovery()
-    return {"extractions": extractions}
+    tidied = index_merge.tidy()  # commits per step
+    return {"extractions": extractions, "searchIndexTidySteps": tidied}
 
 
 def schedule_recovery(now: datetime | None = None, unless_booked: bool = False) -> str | None:

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from extensions import db
-from jobs.housekeeping import daily_housekeeping
+from jobs.housekeeping import daily_housekeeping, recover_lost_work
 from services.documents.filters import DocumentFilters
 from services.search import fts5_rows, index_merge, indexing, search
 
@@ -31,11 +31,11 @@ def _segments() -> int:
     return db.session.scalar(text("SELECT count(DISTINCT segid) FROM document_search_idx"))
 
 
-def _filler(entries: int) -> None:
+def _filler(entries: int, words_each: int = 3000) -> None:
     """Index entries of many distinct words, a transaction each, with no document behind
     them (so no search returns them): segments of several pages, which take several steps."""
     for n in range(entries):
-        words = " ".join(f"w{n}x{i}" for i in range(3000))
+        words = " ".join(f"w{n}x{i}" for i in range(words_each))
         fts5_rows.write([indexing.entry(f"filler-{n}", "nobody", "", "", words)])
         db.session.commit()
 
@@ -98,6 +98,24 @@ def test_the_command_and_the_housekeeping_merge(app, on_sqlite, index_documents,
     assert again.exit_code == 0 and "nothing to merge" in again.output
 
 
+def test_tidy_merges_the_segments_that_share_a_level(app, on_sqlite, index_documents, tenant):
+    index_documents(tenant, *SPECS)
+    queries = ["cargo", '"crane berth"', "tide -cargo"]
+    with app.app_context():
+        setting = "SELECT v FROM document_search_config WHERE k = 'usermerge'"
+        assert db.session.scalar(text(setting)) == 2  # migration 0030
+        index_merge.merge()
+        _filler(2, words_each=5)  # two small segments on one level, under automerge's 4
+        before = {q: _page(tenant.id, q) for q in queries}
+        assert _segments() == 3
+        assert index_merge.tidy(step_pages=1) >= 1  # with FTS5's default usermerge, 4: 0
+        assert _segments() < 3
+        assert {q: _page(tenant.id, q) for q in queries} == before
+        assert index_merge.tidy() == 0
+        result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
+        assert result.exit_code == 0 and _segments() == 1
+
+
 def test_nothing_to_merge_on_postgresql(app, database_url, index_documents, tenant):
     if database_url.startswith("sqlite"):
         pytest.skip("PostgreSQL's side of it (SQLite: the tests above)")
@@ -106,3 +124,4 @@ def test_nothing_to_merge_on_postgresql(app, database_url, index_documents, tena
     assert result.exit_code == 0 and "nothing to merge" in result.output
     with app.app_context():
         assert daily_housekeeping()["searchIndexMergeSteps"] == 0
+        assert recover_lost_work()["searchIndexTidySteps"] == 0
