@@ -80,9 +80,14 @@ def purge_command() -> None:
 def merge_index_command() -> None:
     """SQLite: merge the full-text index into one segment now (the daily housekeeping does it);
     searches and uploads go on meanwhile. PostgreSQL: nothing to merge."""
+    before = index_merge.segments()
     with tqdm(desc="merge-index", unit="step", file=sys.stderr, disable=None) as bar:
         steps = index_merge.merge(progress=lambda _done: bar.update(1))
-    click.echo(f"merged the search index in {steps} steps" if steps else "nothing to merge")
+    if steps:
+        after = index_merge.segments()
+        click.echo(f"merged the search index in {steps} steps ({before} segments → {after})")
+    else:
+        click.echo("nothing to merge")
 
 
 @storage_cli.command("migrate")

@@ -22,12 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import create_app
 from extensions import db
-from services.search import fts5_rows, indexing
-
-
-def segments() -> int:
-    """FTS5's %_idx shadow table holds a row per segment and leaf page: its segids."""
-    return db.session.scalar(text("SELECT count(DISTINCT segid) FROM document_search_idx"))
+from services.search import fts5_rows, index_merge, indexing
 
 
 def main() -> None:
@@ -51,7 +46,8 @@ def main() -> None:
             fts5_rows.write([indexing.entry(*row)])
             db.session.commit()
         elapsed = time.perf_counter() - started
-        print(f"rewrote {len(chosen)} entries in {elapsed:.1f} s; segments now {segments()}")
+        now = index_merge.segments()
+        print(f"rewrote {len(chosen)} entries in {elapsed:.1f} s; segments now {now}")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,14 @@ from services.search import indexing
 STEP_PAGES = 500
 
 
+def segments() -> int:
+    """How many segments the FTS5 index holds (SQLite; 0 on PostgreSQL): the distinct segids
+    of its %_idx shadow table, which holds a row per segment and leaf page."""
+    if indexing.dialect() == "postgresql":
+        return 0
+    return db.session.scalar(text("SELECT count(DISTINCT segid) FROM document_search_idx"))
+
+
 def merge(step_pages: int = STEP_PAGES, progress: Callable[[int], None] | None = None) -> int:
     """Merge the FTS5 index's segments into one, committing after each step; how many steps
     merged something (0: already one segment, or PostgreSQL). `progress(steps)` after each."""

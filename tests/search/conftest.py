@@ -33,6 +33,14 @@ def index_documents(app):
 
 
 @pytest.fixture
+def sqlite_only(database_url):
+    """Skips on PostgreSQL: for the FTS5 index's own rows and segments, which are SQLite's
+    (PostgreSQL ranks document_texts' rows; its GIN indexes have no segments)."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the FTS5 index is SQLite's")
+
+
+@pytest.fixture
 def index_of_one_age(index_documents):
     """index_documents with the clock held at one instant: the documents' recency ties, so
     the keyword alone orders them."""

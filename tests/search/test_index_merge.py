@@ -20,17 +20,6 @@ SPECS = [
 ]
 
 
-@pytest.fixture
-def on_sqlite(database_url):
-    if not database_url.startswith("sqlite"):
-        pytest.skip("FTS5's segments are SQLite's (PostgreSQL: test_nothing_to_merge_...)")
-
-
-def _segments() -> int:
-    """FTS5's %_idx shadow table holds a row per segment and leaf page: its segids."""
-    return db.session.scalar(text("SELECT count(DISTINCT segid) FROM document_search_idx"))
-
-
 def _filler(entries: int, words_each: int = 3000) -> None:
     """Index entries of many distinct words, a transaction each, with no document behind
     them (so no search returns them): segments of several pages, which take several steps."""
@@ -45,23 +34,23 @@ def _page(tenant_id: str, q: str) -> list[tuple]:
     return [(h.id, h.score, h.highlights) for h in found.hits]
 
 
-def test_merge_leaves_one_segment_and_the_same_answers(app, on_sqlite, index_documents, tenant):
+def test_merge_leaves_one_segment_and_the_same_answers(app, sqlite_only, index_documents, tenant):
     index_documents(tenant, *SPECS)
     queries = ["cargo", "harbour", '"crane berth"', "tide -cargo", "quay or berth"]
     with app.app_context():
         _filler(6)
-        assert _segments() > 1
+        assert index_merge.segments() > 1
         before = {q: _page(tenant.id, q) for q in queries}
         steps = []
         assert index_merge.merge(step_pages=1, progress=steps.append) >= 2
         assert steps == list(range(1, len(steps) + 1))
-        assert _segments() == 1
+        assert index_merge.segments() == 1
         assert {q: _page(tenant.id, q) for q in queries} == before
         assert all(before[q] for q in queries)
         assert index_merge.merge() == 0  # one segment: nothing left to merge
 
 
-def test_a_document_indexed_between_two_steps_is_kept(app, on_sqlite, index_documents, tenant):
+def test_a_document_indexed_between_two_steps_is_kept(app, sqlite_only, index_documents, tenant):
     index_documents(tenant, *SPECS)
     added = []
 
@@ -76,29 +65,30 @@ def test_a_document_indexed_between_two_steps_is_kept(app, on_sqlite, index_docu
         assert [hit[0] for hit in _page(tenant.id, "lighthouse")] == added
         assert len(_page(tenant.id, "tide")) == len(SPECS)
         # The merge under way finished without the newcomer's segments; the next one takes them.
-        assert _segments() > 1
+        assert index_merge.segments() > 1
         index_merge.merge()
-        assert _segments() == 1
+        assert index_merge.segments() == 1
         assert [hit[0] for hit in _page(tenant.id, "lighthouse")] == added
 
 
-def test_the_command_and_the_housekeeping_merge(app, on_sqlite, index_documents, tenant):
+def test_the_command_and_the_housekeeping_merge(app, sqlite_only, index_documents, tenant):
     index_documents(tenant, *SPECS)
     result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
     assert result.exit_code == 0, result.output
     assert "merged the search index in" in result.output
+    assert result.output.rstrip().endswith("segments → 1)")
     with app.app_context():
-        assert _segments() == 1
+        assert index_merge.segments() == 1
     index_documents(tenant, *SPECS[:6])
     with app.app_context():
-        assert _segments() > 1
+        assert index_merge.segments() > 1
         assert daily_housekeeping()["searchIndexMergeSteps"] >= 1
-        assert _segments() == 1
+        assert index_merge.segments() == 1
     again = app.test_cli_runner().invoke(args=["documents", "merge-index"])
     assert again.exit_code == 0 and "nothing to merge" in again.output
 
 
-def test_tidy_merges_the_segments_that_share_a_level(app, on_sqlite, index_documents, tenant):
+def test_tidy_merges_the_segments_that_share_a_level(app, sqlite_only, index_documents, tenant):
     index_documents(tenant, *SPECS)
     queries = ["cargo", '"crane berth"', "tide -cargo"]
     with app.app_context():
@@ -107,13 +97,13 @@ def test_tidy_merges_the_segments_that_share_a_level(app, on_sqlite, index_docum
         index_merge.merge()
         _filler(2, words_each=5)  # two small segments on one level, under automerge's 4
         before = {q: _page(tenant.id, q) for q in queries}
-        assert _segments() == 3
+        assert index_merge.segments() == 3
         assert index_merge.tidy(step_pages=1) >= 1  # with FTS5's default usermerge, 4: 0
-        assert _segments() < 3
+        assert index_merge.segments() < 3
         assert {q: _page(tenant.id, q) for q in queries} == before
         assert index_merge.tidy() == 0
         result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
-        assert result.exit_code == 0 and _segments() == 1
+        assert result.exit_code == 0 and index_merge.segments() == 1
 
 
 def test_nothing_to_merge_on_postgresql(app, database_url, index_documents, tenant):
