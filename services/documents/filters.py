@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 from sqlalchemy import BindParameter, ColumnElement, Select, exists, func, select
 
+from models.base import as_utc
 from models.document import Document, DocumentStatus, DocumentTag
 
 METADATA_PREFIX = "metadata."
@@ -184,8 +185,8 @@ def position_of(document: Document, sort: str) -> list[Any]:
     """The JSON-safe keyset position of `document` in `sort` order."""
     name = sort.lstrip("-")
     value = getattr(document, _ATTRIBUTES.get(name, name))
-    if isinstance(value, datetime):
-        value = value.isoformat()
+    if isinstance(value, datetime):  # listing's rows carry the driver's own value
+        value = as_utc(value).isoformat()
     return [value, document.id]
 
 

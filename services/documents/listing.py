@@ -24,12 +24,14 @@ from sqlalchemy import (
     Select,
     String,
     Text,
+    TypeDecorator,
     bindparam,
     case,
     cast,
     func,
     literal_column,
     select,
+    type_coerce,
 )
 
 from extensions import db
@@ -192,6 +194,15 @@ def _plain_statement(dialect: str, sort: str, status: tuple, after: bool) -> Sel
 def _statement(dialect: str, filters: DocumentFilters, tenant_id, limit, position) -> Select:
     """The page's statement, with values or (the plain list's) bind parameters."""
     keyset = sort_columns(filters.sort)
-    stmt = select(*(column for column, _ in keyset), _document_json(dialect))
+    stmt = select(*(_driver_value(column) for column, _ in keyset), _document_json(dialect))
     stmt = apply_filters(stmt, tenant_id, filters)
     return paging.paged(stmt, keyset, limit, position)
+
+
+def _driver_value(column):
+    """The keyset column as the driver gives it, under its own name: only the last row's
+    value becomes a cursor (filters.position_of converts it), so the page's other rows skip
+    UTCDateTime's conversion of their timestamps."""
+    if isinstance(column.type, TypeDecorator):
+        return type_coerce(column, column.type.impl).label(column.key)
+    return column
