@@ -55,6 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     key_cache.init_app(app)
     api_auth.init_app(app)  # identifies the caller before the limiter counts the request
     rate_limits.init_app(app)  # after observability: its metrics registry takes our counter
+    api_auth.init_confirmation(app)  # after the limiter, whose round trip confirms the caller
     _protect_forms(app)
     register_error_handlers(app)
     register_api(app)

@@ -1,11 +1,14 @@
 """Who is calling: the bearer credential (an API key or a user's access token), the tenant it
 is for (spec 5.3, through tenancy.resolve_tenant) and its scopes.
 
-Two hooks. `identify_caller` runs app-wide before the rate limiter, so that the limiter can
+Three hooks. `identify_caller` runs app-wide before the rate limiter, so that the limiter can
 count the request against its tenant and credential; it keeps the outcome on `g`, a refusal
-included. `authenticate_request` runs before every API view (registered on the blueprint, so
-no route can forget it) and raises that refusal, or lets the view run. Views declare
-`@public` to opt out and `@require_scope(...)` to demand scopes."""
+included. It trusts what this process remembers under the auth generation it last read;
+`confirm_caller`, app-wide after the limiter, whose round trip to Redis brought the current
+generation back, identifies the caller again if a change came in between.
+`authenticate_request` runs before every API view (registered on the blueprint, so no route
+can forget it) and raises that refusal, or lets the view run. Views declare `@public` to opt
+out and `@require_scope(...)` to demand scopes."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from flask import Flask, current_app, g, request
 from werkzeug.local import LocalProxy
 
 import tenancy
+from api import rate_limits
 from errors import DomainError
 from extensions import db
 from services.accounts import roles, tokens, user_grants
@@ -68,6 +72,11 @@ current_credential: Credential = LocalProxy(lambda: g.credential)  # type: ignor
 def init_app(app: Flask) -> None:
     """Register `identify_caller` app-wide; call before the rate limiter's init_app."""
     app.before_request(identify_caller)
+
+
+def init_confirmation(app: Flask) -> None:
+    """Register `confirm_caller` app-wide; call after the rate limiter's init_app."""
+    app.before_request(confirm_caller)
 
 
 def public(view: Callable) -> Callable:
@@ -134,9 +143,23 @@ def identify_caller() -> None:
     if not _authenticated_view():
         return
     try:
-        g.tenant, g.credential = resolve_caller()
+        with auth_generation.assuming():  # confirm_caller checks it before any view runs
+            g.tenant, g.credential = resolve_caller()
     except DomainError as error:
         g.caller_error = error
+
+
+def confirm_caller() -> None:
+    """App-wide, after the rate limiter, whose round trip brought the auth generation back:
+    when the caller was identified from memory that a change has since outdated, identify it
+    again, from the database, and count the request again if its windows changed."""
+    if auth_generation.confirmed():
+        return
+    charged = g.pop("rate_windows", None)
+    for name in ("tenant", "credential", "caller_error"):
+        g.pop(name, None)
+    identify_caller()
+    rate_limits.recount(charged)
 
 
 def authenticate_request() -> None:
@@ -213,7 +236,7 @@ def _token_credential(token: str) -> Credential:
     """A user's access token: signature and expiry, the user still active in the claimed
     tenant, its family not revoked; no SQL while nothing changed (auth generation)."""
     claims = tokens.verify_access_token(token, current_app.config["SECRET_KEY"])
-    generation = auth_generation.current()  # one Redis read for the user and the family
+    generation = auth_generation.for_request()  # for the user and the family
     user = user_grants.lookup(claims["sub"], generation)
     if user is None or not user.active or user.tenant_id != claims.get("tenant_id"):
         raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.")

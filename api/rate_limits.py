@@ -103,6 +103,17 @@ def request_windows() -> list[windows.Window]:
     return g.rate_windows
 
 
+def recount(charged: list[windows.Window] | None) -> None:
+    """After api.auth identified the caller again (a change outdated what it remembered):
+    count the request in its windows now if they are not those it was counted in (a plan,
+    quota or key changed). A window in both is then counted twice for this one request."""
+    if charged is None or request_windows() == charged:
+        return
+    for name in ("rate_window_batch", "rate_window_reads", "rate_limit_degraded"):
+        g.pop(name, None)
+    current_app.extensions["dms.limiter"]._check_request_limit()
+
+
 def _verdict() -> windows.Verdict:
     """The state of the windows charged (or, for requests charged nothing, the client IP's)."""
     charged = request_windows()

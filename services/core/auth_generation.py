@@ -10,6 +10,10 @@ Each process remembers what it read (`Memory`) and trusts it only while one Redi
   refused on the very next request, in every process;
 - the generation is a random token, not a counter, so a Redis that restarts empty can never
   bring an old generation back;
+- an API request does not wait for the generation: its caller is identified under the one
+  this process last read, and the rate limiter's round trip to Redis brings the current one
+  back before the view runs; if they differ, the caller is identified again (`for_request`,
+  `confirmed`, api.auth.confirm_caller);
 - when Redis cannot be read nothing is trusted from memory and every request reads the
   database;
 - a change made behind the application's back (SQL by hand) is picked up within MAX_AGE
@@ -20,16 +24,19 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, has_app_context
+from flask import current_app, g, has_app_context, has_request_context
 from redis.exceptions import RedisError
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from extensions import db, redis_store
 from models import ApiKey, OAuthToken, Tenant, User
+from services.core import deferred_reads
 
 log = logging.getLogger("dms.auth_generation")
 
@@ -39,6 +46,7 @@ MAX_AGE = 30.0
 # Remembered rows per memory and process; beyond this it is emptied and refilled from use.
 MAX_ENTRIES = 10_000
 _CHANGED = "dms.auth_rows_changed"
+_LAST_READ = "dms.auth_generation_last_read"  # per app (process): for_request() assumes it
 MISSING = object()
 
 
@@ -98,15 +106,64 @@ def current() -> str | None:
     except RedisError as exc:
         log.warning("auth generation unreadable (%s): reading from the database",
                     type(exc).__name__)  # fmt: skip
-        return None
-    return value.decode() if value is not None else None
+        value = None
+    generation = value.decode() if value is not None else None
+    current_app.extensions[_LAST_READ] = generation
+    return generation
+
+
+@contextmanager
+def assuming() -> Iterator[None]:
+    """Let for_request() assume the generation inside this block, whose caller promises to
+    ask confirmed() before the request's view runs (api.auth: identify_caller, then
+    confirm_caller)."""
+    g.auth_generation_may_assume = True
+    try:
+        yield
+    finally:
+        g.auth_generation_may_assume = False
+
+
+def for_request() -> str | None:
+    """The generation to read remembered rows under in this request (once per request).
+    Inside assuming(): the one this process last read, with no round trip of its own, while
+    its confirming GET rides along with the request's first pipeline to Redis (the rate
+    limiter's; services/core/deferred_reads). Elsewhere, or before this process has read
+    one: current()."""
+    if not has_request_context():
+        return current()
+    if "auth_generation" not in g:
+        assumed = current_app.extensions.get(_LAST_READ)
+        if assumed is None or not g.get("auth_generation_may_assume"):
+            g.auth_generation, g.auth_generation_assumed = current(), False
+        else:
+            g.auth_generation, g.auth_generation_assumed = assumed, True
+            deferred_reads.defer_get(_generation_key())
+    return g.auth_generation
+
+
+def confirmed() -> bool:
+    """Whether the generation this request's caller was identified under (for_request) is the
+    current one; False means what was remembered may be out of date: identify it again,
+    and for_request() now gives the generation just read."""
+    if not g.pop("auth_generation_assumed", False):
+        return True
+    assumed = g.auth_generation
+    answer = deferred_reads.answer(_generation_key())
+    if answer is deferred_reads.MISSING or answer is None:
+        g.auth_generation = current()  # no pipeline carried it, or Redis restarted empty
+    else:
+        g.auth_generation = current_app.extensions[_LAST_READ] = answer.decode()
+    return g.auth_generation == assumed
 
 
 def renew() -> None:
     """Start a new generation: every process reads every remembered row again."""
     current_app.extensions.get("dms.auth_memories", {}).clear()
+    generation = uuid.uuid4().hex
     try:
-        redis_store.client.set(_generation_key(), uuid.uuid4().hex)
+        redis_store.client.set(_generation_key(), generation)
+        current_app.extensions[_LAST_READ] = generation
     except RedisError as exc:
         # Other processes keep their copies until MAX_AGE; say so loudly.
         log.error("auth generation not renewed (%s): other processes may trust changed rows "

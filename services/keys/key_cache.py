@@ -66,12 +66,13 @@ def _state() -> dict:
 def lookup(secret: str) -> KeyGrant | None:
     """The grant of the key this secret belongs to (revoked keys included), or None.
 
-    Costs one Redis GET when the key was read recently and nothing changed since; otherwise
-    the database lookup of `api_keys.find_by_digest`."""
+    Costs no SQL when the key was read recently and nothing changed since (the generation's
+    GET rides along with the rate limiter's round trip: auth_generation.for_request);
+    otherwise the database lookup of `api_keys.find_by_digest`."""
     if not api_keys.secret_well_formed(secret):
         return None
     digest = api_keys.hash_secret(secret)
-    generation = auth_generation.current()  # read BEFORE the database, or a change could slip
+    generation = auth_generation.for_request()  # BEFORE the database, or a change could slip
     state = _state()
     grant = _KEYS.get(digest, generation)
     if grant is not auth_generation.MISSING:

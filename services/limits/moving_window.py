@@ -14,6 +14,7 @@ from limits.storage import RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 from redis.exceptions import NoScriptError
 
+from services.core import deferred_reads
 from services.limits.windows import Window, WindowState
 
 # A window seen with at least this much room left is trusted to have room for a second: at
@@ -133,10 +134,15 @@ def run_scripts(storage: RedisStorage, calls: list[tuple]) -> list:
 
 
 def _pipeline(storage: RedisStorage, calls: list[tuple]) -> list:
+    """The calls' results; the request's deferred reads (the auth generation) ride along."""
     pipe = storage.get_connection().pipeline(transaction=False)
     for script, keys, args in calls:
         pipe.evalsha(script.sha, len(keys), *keys, *args)
-    return pipe.execute(raise_on_error=False)
+    riders = deferred_reads.attach(pipe)
+    results = pipe.execute(raise_on_error=False)
+    if riders:
+        deferred_reads.deliver(riders, results[len(calls) :])
+    return results[: len(calls)]
 
 
 def window_states(windows: list[Window], found: list, now: float) -> list[WindowState]:

@@ -219,3 +219,55 @@ def test_an_access_token_seen_before_needs_no_sql(app, client, tenant, member):
                 assert response.status_code == 200, response.get_json()
             per_call.append(seen)
         assert per_call[1] == [], per_call[1]
+
+
+def test_a_remembered_caller_costs_one_round_trip_to_redis(app, client, tenant, api_key,
+                                                             monkeypatch):  # fmt: skip
+    """The auth generation's GET rides along with the rate limiter's pipeline
+    (services/core/deferred_reads.py): one round trip for the request, not two."""
+    from redis.connection import AbstractConnection
+
+    headers = auth_headers(api_key[1], tenant.id)
+    assert client.get(URL, headers=headers).status_code == 200  # remembered from now on
+    sent = []
+    original = AbstractConnection.send_packed_command
+
+    def counted(connection, command, *args, **kwargs):
+        sent.append(command)
+        return original(connection, command, *args, **kwargs)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+
+    assert client.get(URL, headers=headers).status_code == 200
+    assert len(sent) == 1
+
+
+def test_a_quota_lowered_below_the_count_refuses_the_next_request(app, make_app, tenant,
+                                                                   create_key):  # fmt: skip
+    """The request is counted under the quota remembered; the limiter's round trip shows the
+    key changed, so it is counted again under the new one, and refused."""
+    from extensions import db
+    from models import ApiKey
+    from services.core.actors import Actor
+    from services.keys import api_keys
+
+    key, secret = create_key(tenant)
+    elsewhere = make_app()
+
+    def set_quota(quota: int) -> None:
+        with elsewhere.app_context():
+            row = db.session.get(ApiKey, key.id)
+            api_keys.update_key(row, Actor.system("t"), hourly_quota=quota)
+            db.session.commit()
+
+    set_quota(5)
+    serving = app.test_client()
+    headers = auth_headers(secret, tenant.id)
+    for _ in range(3):
+        assert serving.get(URL, headers=headers).headers["X-RateLimit-Remaining"] != "0"
+
+    set_quota(2)
+
+    response = serving.get(URL, headers=headers)
+    assert response.status_code == 429
+    assert response.headers["X-RateLimit-Limit"] == "2"
