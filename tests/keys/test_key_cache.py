@@ -271,3 +271,40 @@ def test_a_quota_lowered_below_the_count_refuses_the_next_request(app, make_app,
     response = serving.get(URL, headers=headers)
     assert response.status_code == 429
     assert response.headers["X-RateLimit-Limit"] == "2"
+
+
+def test_an_assumed_generation_no_pipeline_carried_is_read_before_the_view(app, make_app):
+    """When the limiter made no round trip (Redis failing, say), confirmed() reads the
+    generation itself, and a change made meanwhile elsewhere is seen."""
+    from services.core import auth_generation
+
+    with app.app_context():
+        last = auth_generation.current()
+    with app.test_request_context(URL):
+        with auth_generation.assuming():
+            assert auth_generation.for_request() == last  # no round trip of its own
+        with make_app().app_context():
+            auth_generation.renew()  # another process changes a key meanwhile
+
+        assert auth_generation.confirmed() is False
+        assert auth_generation.for_request() not in (None, last)
+        assert auth_generation.confirmed() is True  # asked once per request
+
+
+def test_outside_identify_caller_the_generation_is_read_not_assumed(app, make_app):
+    """Only api.auth's identification, which confirm_caller follows, may assume it."""
+    from flask import g
+
+    from services.core import auth_generation
+
+    with app.app_context():
+        auth_generation.current()
+    with app.test_request_context(URL):
+        with make_app().app_context():
+            auth_generation.renew()
+        with make_app().app_context():
+            renewed = auth_generation.current()
+
+        assert auth_generation.for_request() == renewed
+        assert "deferred_reads" not in g
+        assert auth_generation.confirmed() is True
