@@ -153,7 +153,8 @@ def confirmed() -> bool:
     if answer is deferred_reads.MISSING or answer is None:
         g.auth_generation = current()  # no pipeline carried it, or Redis restarted empty
     else:
-        g.auth_generation = current_app.extensions[_LAST_READ] = answer.decode()
+        value = answer.decode() if isinstance(answer, bytes) else answer
+        g.auth_generation = current_app.extensions[_LAST_READ] = value
     return g.auth_generation == assumed
 
 
