@@ -35,6 +35,7 @@ from sqlalchemy import (
 )
 
 from extensions import db
+from models.base import id_list
 from models.document import Document, DocumentTag
 from models.workflow import WorkflowInstance
 from services.core import paging, read_engine
@@ -149,7 +150,7 @@ def documents_json(tenant_id: str, ids: Sequence[str]) -> dict[str, str]:
 
 @cache
 def _by_ids_statement(dialect: str) -> Select:
-    ids = bindparam("ids", type_=String, expanding=True)
+    ids = id_list("ids", dialect)
     tenant_id = bindparam("tenant_id", type_=String)
     return select(Document.id, _document_json(dialect)).where(
         Document.found_in_tenant(ids, tenant_id, dialect)

@@ -1,13 +1,17 @@
 """Search statements built once per shape of query, with the tenant, the words, the instant
 and the position as bind parameters (services/search/search.py, `_Ranking.rows`): the same
 hits and pages as statements built for each search, on both databases, and a statement
-reused for another tenant and other words finds only that tenant's documents for them."""
+reused for another tenant and other words finds only that tenant's documents for them. On
+PostgreSQL a page's ids are one parameter too, whatever the page's length."""
 
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import event
 
 import clock
+from extensions import db
+from services.documents import listing
 from services.documents.filters import DocumentFilters
 from services.search import search
 
@@ -69,3 +73,35 @@ def test_a_statement_serves_another_tenant_and_other_words(app, corpus, tenant, 
     assert {h.id for h in first.hits} == set(corpus["ids"])
     assert {h.id for h in second.hits} == set(corpus["others"])
     assert all("omega" in h.highlights[-1]["snippet"] for h in second.hits)
+
+
+def test_a_pages_ids_are_one_parameter_on_postgresql(app, corpus, tenant, database_url):
+    """The page's highlights and documents are read by the page's ids, bound as one array
+    (models.base.id_list): for a page of 3 and a page of 20 they are the same statements
+    with as many parameters, so psycopg converts each once per process. An expanding IN
+    wrote out a parameter per id (`ids_1`, `ids_2`, …), and psycopg converts a statement of
+    over 50 parameters again on every run."""
+    if database_url.startswith("sqlite"):
+        pytest.skip("SQLite has no arrays: its page's ids are an expanding IN")
+
+    def by_ids(limit: int) -> list[tuple[str, list[str]]]:
+        seen = []
+
+        def record(_conn, _cursor, statement, parameters, *_args):
+            if any(name.startswith("ids") for name in parameters):
+                seen.append((statement, sorted(parameters)))
+
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", record)
+            try:
+                page = search.search(tenant.id, "alpha", DocumentFilters(), limit)
+                documents = listing.documents_json(tenant.id, [h.id for h in page.hits])
+            finally:
+                event.remove(db.engine, "before_cursor_execute", record)
+        assert len(page.hits) == limit and all(h.highlights for h in page.hits)
+        assert set(documents) == {h.id for h in page.hits}
+        return seen
+
+    small, large = by_ids(3), by_ids(20)
+    assert len(small) == 2  # the highlights, then the documents (api/search.py)
+    assert small == large

@@ -9,6 +9,7 @@ from sqlalchemy.sql.functions import Function
 
 from extensions import db
 from models import Document, DocumentText
+from models.base import id_list, one_of
 from services.search import statements
 from services.search.engines.postgres_tsquery import term_lexemes, term_values, terms_shape, tsquery
 from services.search.indexing import PG_CONFIG
@@ -64,7 +65,7 @@ def _highlights_statement(query: SearchQuery) -> Select:
     query_ts = tsquery(query, as_parameters=True)
     tenant_id = bindparam("tenant_id", type_=String)
     text = DocumentText.text
-    ids = bindparam("ids", type_=String, expanding=True)
+    ids = id_list("ids", "postgresql")
 
     def text_headline(passage):
         return func.ts_headline(config, _unmarked(passage), query_ts, _HEADLINE)
@@ -102,8 +103,8 @@ def _highlights_statement(query: SearchQuery) -> Select:
         .join(spelt, true())
         .where(
             Document.tenant_id == tenant_id,
-            Document.id.in_(ids),
-            DocumentText.document_id.in_(ids),  # the window of the page's texts only
+            one_of(Document.id, ids),
+            one_of(DocumentText.document_id, ids),  # the window of the page's texts only
         )
         .offset(0)  # keeps the window's headline computed once, not inlined into the CASE
         .subquery("first")
