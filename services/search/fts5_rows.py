@@ -54,6 +54,8 @@ def delete_tenant(tenant_id: str) -> None:
 
 
 def delete_all() -> None:
-    """Drop every row (the tests' reset between tests)."""
+    """Drop every row, and the common words' lists of them (the tests' reset between tests)."""
     db.session.execute(text("DELETE FROM document_search"))
     db.session.execute(text("DELETE FROM document_search_ids"))
+    db.session.execute(text("DELETE FROM document_search_common"))
+    db.session.execute(text("DELETE FROM document_search_common_terms"))

@@ -85,6 +85,42 @@ def test_0029_fills_the_ids_of_the_rows_already_indexed(make_app, scratch_url):
         )
         db.session.commit()
         upgrade()
-        ids = db.session.execute(text("SELECT * FROM document_search_ids")).all()
-        assert [tuple(r) for r in ids] == [(7, "doc_a", "acme")]
+        ids = db.session.execute(
+            text("SELECT fts_rowid, document_id, tenant_id, written FROM document_search_ids")
+        ).all()
+        assert [tuple(r) for r in ids] == [(7, "doc_a", "acme", 0)]  # written: 0 until 0031
+        db.engine.dispose()
+
+
+def test_0031_numbers_writes_and_its_downgrade_keeps_the_ids(make_app, scratch_url):
+    """SQLite: after migration 0031 every write of a document_search_ids row is numbered, by
+    any code (the trigger: an INSERT naming only the columns of 0029, as older code writes);
+    its downgrade drops the lists, the trigger and the column, and keeps the rows."""
+    if not scratch_url.startswith("sqlite"):
+        pytest.skip("document_search_ids is SQLite's")
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import inspect, text
+
+    from extensions import db
+
+    app = make_app(SQLALCHEMY_DATABASE_URI=scratch_url)
+    older = (
+        "INSERT OR REPLACE INTO document_search_ids (fts_rowid, document_id, tenant_id)"
+        " VALUES (:rowid, :doc, 'acme')"
+    )
+    with app.app_context():
+        upgrade()
+        for rowid, doc in [(7, "doc_a"), (8, "doc_b"), (7, "doc_a")]:
+            db.session.execute(text(older), {"rowid": rowid, "doc": doc})
+        db.session.commit()
+        written = "SELECT fts_rowid, written FROM document_search_ids ORDER BY fts_rowid"
+        assert [tuple(r) for r in db.session.execute(text(written))] == [(7, 3), (8, 2)]
+        downgrade(revision="0030")
+        tables = set(inspect(db.engine).get_table_names())
+        assert not {"document_search_common", "document_search_common_terms"} & tables
+        assert "document_search_vocab" not in tables
+        columns = [c["name"] for c in inspect(db.engine).get_columns("document_search_ids")]
+        assert columns == ["fts_rowid", "document_id", "tenant_id"]
+        assert db.session.scalar(text("SELECT count(*) FROM document_search_ids")) == 2
+        upgrade()
         db.engine.dispose()
