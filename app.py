@@ -141,12 +141,15 @@ def _register_commands(app: Flask) -> None:
 def _configure_sqlite(app: Flask) -> None:
     """WAL (readers never block the writer), foreign keys on, and BEGIN IMMEDIATE before the
     first write of a transaction, so concurrent writers queue on the busy timeout instead of
-    failing when one's snapshot went stale. Reads before the first write take no lock."""
+    failing when one's snapshot went stale. Reads before the first write take no lock. Each
+    connection also gets the SQL function a common word's search page is proven with
+    (services/search/common_words.py)."""
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return
     from sqlalchemy import event
 
     from extensions import db
+    from services.search import common_words
     from services.semantic import sqlitevec
 
     vectors_on = app.config["DMS_EMBEDDINGS"] != "none"
@@ -161,5 +164,8 @@ def _configure_sqlite(app: Flask) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=15000")
         cursor.close()
+        dbapi_connection.create_function(  # search's bound for a listed common word
+            common_words.SQL_FUNCTION, 4, common_words.keyword_ceiling, deterministic=True
+        )
         if vectors_on:
             sqlitevec.load_extension(dbapi_connection)  # docs/semantic-search.md

@@ -14,7 +14,7 @@ from jobs.extraction import extract_document
 from models import Document
 from services.core import transaction
 from services.documents import migration, purge
-from services.search import index_merge, indexing, passages
+from services.search import common_words, index_merge, indexing, passages
 
 documents_cli = AppGroup("documents", help="Re-extract document text and empty the trash.")
 storage_cli = AppGroup("storage", help="Move the blobs between the local and the S3 store.")
@@ -88,6 +88,16 @@ def merge_index_command() -> None:
         click.echo(f"merged the search index in {steps} steps ({before} segments → {after})")
     else:
         click.echo("nothing to merge")
+
+
+@documents_cli.command("list-common-words")
+def list_common_words_command() -> None:
+    """SQLite: list each common word's best matches now (the daily housekeeping does it after
+    the merge), so searches for it rank those and the rows written since; searches and
+    uploads go on meanwhile. PostgreSQL: nothing to list."""
+    with tqdm(desc="list-common-words", unit="term", file=sys.stderr, disable=None) as bar:
+        done = common_words.refresh(progress=lambda n: bar.update(n - bar.n))
+    click.echo(f"listed {done.listed} common words; dropped {done.dropped} no longer common")
 
 
 @storage_cli.command("migrate")

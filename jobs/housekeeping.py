@@ -23,7 +23,7 @@ from services.documents.blobs import blob_store
 from services.notifications import causes
 from services.platform import idempotency
 from services.push import reconciler as push_reconciler
-from services.search import index_merge, recovery
+from services.search import common_words, index_merge, recovery
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,8 @@ JOB_NAME = "jobs.housekeeping.daily_housekeeping"
 
 def daily_housekeeping() -> dict[str, int]:
     """RQ job: purge the trash, expired idempotency records and stale temporary files, remind
-    admins of keys due for rotation, merge SQLite's search index, then book tomorrow's run."""
+    admins of keys due for rotation, merge SQLite's search index and list its common words'
+    best matches, then book tomorrow's run."""
     report = purge.purge_trash()  # commits per batch
     expired_keys = transaction.transactional(idempotency.purge_expired)()
     swept = blob_store().sweep_temporary(TEMPORARY_FILE_MAX_AGE.total_seconds())
@@ -48,6 +49,7 @@ def daily_housekeeping() -> dict[str, int]:
     request_hours = transaction.transactional(analytics_requests.roll_up)()
     schedule_next()
     merge_steps = index_merge.merge()  # commits per step; last: if it fails, tomorrow is booked
+    common = common_words.refresh()  # commits per word
     return {
         **report.as_dict(),
         "idempotencyRecords": expired_keys,
@@ -56,6 +58,7 @@ def daily_housekeeping() -> dict[str, int]:
         "rotationReminders": reminders,
         "apiRequestHours": request_hours,
         "searchIndexMergeSteps": merge_steps,
+        "commonWordsListed": common.listed,
     }
 
 

@@ -3,9 +3,11 @@ highlight() and snippet() for highlights (see services/search.py).
 
 The bounded path (docs/search.md, "What to expect from SQLite at 100,000 documents"): ranking
 every match of a common word computes its bm25 and reads its document (found by rowid in
-`document_search_ids`). `ranked(..., bounded="candidates")` takes the CANDIDATES best matches by
-bm25 from FTS5 alone and ranks only those; `page_stands()` keeps the page when it is provably
-the exact path's page, else search.py runs the exact path."""
+`document_search_ids`). `ranked(..., bounded="common")` ranks a listed common word's listed
+rows and the rows written since (services/search/common_words.py); `bounded="candidates"`
+takes the CANDIDATES best matches by bm25 from FTS5 alone and ranks only those;
+`page_stands()` keeps the page when it is provably the exact path's page, else search.py
+tries the next, and last the exact path."""
 
 from __future__ import annotations
 
@@ -19,15 +21,17 @@ from sqlalchemy import (
     func,
     literal,
     literal_column,
+    null,
     select,
     table,
+    union_all,
 )
 from sqlalchemy.orm import aliased
 
 from extensions import db
 from models import Document
 from services.documents.filters import DocumentFilters, apply_filters
-from services.search import fts5_rows
+from services.search import common_words, fts5_rows
 from services.search.query_syntax import SearchQuery
 from services.search.scoring import (
     MARK_END,
@@ -40,7 +44,23 @@ from services.search.scoring import (
 FTS = table("document_search", column("rowid"), column("document_id"), column("tenant_id"))
 # Each FTS5 row's document and tenant by rowid (migration 0029): read without FTS5 loading
 # the stored row, text included, for its UNINDEXED document_id (1.4 µs a row, not 4).
-IDS = table("document_search_ids", column("fts_rowid"), column("document_id"), column("tenant_id"))
+IDS = table(
+    "document_search_ids",
+    column("fts_rowid"),
+    column("document_id"),
+    column("tenant_id"),
+    column("written"),
+)
+# Common words' listed rows and what each list is good for (migration 0031, common_words.py).
+COMMON = table("document_search_common", column("term"), column("fts_rowid"))
+COMMON_TERMS = table(
+    "document_search_common_terms",
+    column("term"),
+    column("listed_through"),
+    column("ratio_ceiling"),
+    column("average_length"),
+)
+_AVERAGES = table("document_search_data", column("id"), column("block"))  # FTS5's shadow table
 _FTS_NAME = literal_column("document_search")
 # bm25 column weights: title, keywords (tags and metadata), body, then the unindexed ids.
 _WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
@@ -71,13 +91,33 @@ def shape(_query: SearchQuery) -> tuple:
 
 def bind_values(tenant_id: str, query: SearchQuery, as_of: datetime) -> dict[str, object]:
     """The values of a statement built with `as_parameters=True` (ranked())."""
-    return {"tenant_id": tenant_id, "as_of": _stored(as_of), "match": query.fts5()}
+    term = _common_term(query)
+    return {
+        "tenant_id": tenant_id,
+        "as_of": _stored(as_of),
+        "match": query.fts5(),
+        "term": term,
+        "term_match": common_words.match_of(term or ""),
+    }
 
 
-def prepare(_tenant_id: str, _query: SearchQuery, _rows: int) -> tuple[str, ...]:
-    """Nothing to set (FTS5 always answers MATCH from its own index); every query tries the
-    bounded path first: a page is kept only when proven exact."""
+def prepare(_tenant_id: str, query: SearchQuery, _rows: int) -> tuple[str, ...]:
+    """Nothing to set (FTS5 always answers MATCH from its own index). A query for one listed
+    common word tries its listed rows first, every query the best CANDIDATES: a page is kept
+    only when proven exact."""
+    term = _common_term(query)
+    if term is not None and common_words.is_listed(term):
+        return ("common", "candidates")
     return ("candidates",)
+
+
+def _common_term(query: SearchQuery) -> str | None:
+    """The term of a query for one word (exclusions aside: they only remove matches, and add
+    nothing to a match's bm25), as FTS5 indexes it; else None."""
+    if len(query.groups) != 1 or len(query.groups[0]) != 1:
+        return None
+    words = query.groups[0][0].words
+    return common_words.term_of(words[0]) if len(words) == 1 else None
 
 
 def path() -> str:
@@ -96,9 +136,11 @@ def ranked(
     as_parameters: bool = False,
 ) -> Select:
     """id, keyword, recency and score of every matching document in the tenant; `bounded`:
-    of the CANDIDATES best matches by bm25 only (all tenants' matches compete, this tenant's
-    are kept), with `window`, how many candidates there were (fewer than CANDIDATES: every
-    match), and `bound`, no left-out match scores above it (page_stands()). `as_parameters`:
+    of the candidates only, "candidates" the CANDIDATES best matches by bm25 (all tenants'
+    matches compete, this tenant's are kept), "common" a common word's listed rows and those
+    written since (_listed()), with `window`, how many candidates there were (fewer than
+    CANDIDATES: every match; NULL for "common"), and `bound`, no left-out match scores above
+    it (page_stands()). `as_parameters`:
     the tenant, `as_of` and the MATCH expression are bind parameters
     (bind_values()), so the statement is built once and reused (search.py)."""
     if as_parameters:
@@ -132,26 +174,35 @@ def ranked(
         )
         return apply_filters(stmt, tenant_id, filters)
 
-    # The best CANDIDATES by bm25 (ascending: FTS5's bm25 is the negated relevance). Only
-    # rowid and bm25 are selected, so SQLite's sorter keeps the best rows without FTS5
-    # loading any stored row; then each candidate's document and tenant are read by rowid.
     bm25 = func.bm25(_FTS_NAME, *_WEIGHTS).label("bm25")
-    best = (
-        select(FTS.c.rowid.label("rowid"), bm25)
-        .where(_match(query, as_parameters))
-        .order_by(bm25)
-        .limit(CANDIDATES)
-        .subquery("best")
-    )
+    if bounded == "common":
+        best, floor = _listed(query, as_parameters, bm25)
+        window = null()  # unknown: some matches were left out
+    else:
+        # The best CANDIDATES by bm25 (ascending: FTS5's bm25 is the negated relevance). Only
+        # rowid and bm25 are selected, so SQLite's sorter keeps the best rows without FTS5
+        # loading any stored row.
+        best = (
+            select(FTS.c.rowid.label("rowid"), bm25)
+            .where(_match(query, as_parameters))
+            .order_by(bm25)
+            .limit(CANDIDATES)
+            .subquery("best")
+        )
+        floor = None
+    # Each candidate's document and tenant, read by rowid.
     candidates = (
         select(IDS.c.document_id, IDS.c.tenant_id, best.c.bm25)
         .select_from(best.join(IDS, IDS.c.fts_rowid == best.c.rowid))
         .cte("candidates")
     )
-    # A match left out has keyword <= the worst candidate's (all tenants' candidates: the
-    # bound holds for this tenant's matches too) and recency <= that of the tenant's newest
-    # document (recency falls with age; the same expression, so the same floats order alike).
-    floor = -select(func.max(candidates.c.bm25)).scalar_subquery()
+    if floor is None:
+        # A match left out has keyword <= the worst candidate's (all tenants' candidates: the
+        # bound holds for this tenant's matches too).
+        floor = -select(func.max(candidates.c.bm25)).scalar_subquery()
+        window = select(func.count()).select_from(candidates).scalar_subquery()
+    # ... and recency <= that of the tenant's newest document (recency falls with age; the
+    # same expression, so the same floats order alike).
     newest = aliased(Document)
     newest_change = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
     recency_cap = recency_of(newest_change.scalar_subquery())
@@ -159,7 +210,7 @@ def ranked(
     stmt = (
         scored(
             -candidates.c.bm25,
-            select(func.count()).select_from(candidates).scalar_subquery().label("window"),
+            window.label("window"),
             ceiling.label("bound"),
         )
         .select_from(candidates)
@@ -169,6 +220,38 @@ def ranked(
     return apply_filters(stmt, tenant_id, filters)
 
 
+def _listed(query: SearchQuery, as_parameters: bool, bm25) -> tuple:
+    """The common word's listed rows and the rows written after its list was made, with
+    their bm25 (FTS5 walks every match, but computes bm25 only for these: `+rowid` keeps the
+    IN from becoming a lookup per rowid, each of which would count the matches again), and
+    the keyword no row left out can exceed (common_words.keyword_ceiling)."""
+    if as_parameters:
+        term, term_match = bindparam("term", type_=String), bindparam("term_match", type_=String)
+    else:
+        term = literal(_common_term(query))
+        term_match = literal(common_words.match_of(_common_term(query) or ""))
+
+    def of_term(col):
+        return select(col).where(COMMON_TERMS.c.term == term).scalar_subquery()
+
+    changed = select(IDS.c.fts_rowid).where(IDS.c.written > of_term(COMMON_TERMS.c.listed_through))
+    pool = union_all(select(COMMON.c.fts_rowid).where(COMMON.c.term == term), changed)
+    best = (
+        select(FTS.c.rowid.label("rowid"), bm25)
+        .where(_match(query, as_parameters), literal_column("+document_search.rowid").in_(pool))
+        .subquery("best")
+    )
+    averages = select(_AVERAGES.c.block).where(_AVERAGES.c.id == 1).scalar_subquery()
+    hits = select(func.count()).select_from(FTS).where(_FTS_NAME.op("MATCH")(term_match))
+    floor = getattr(func, common_words.SQL_FUNCTION)(
+        averages,
+        hits.scalar_subquery(),
+        of_term(COMMON_TERMS.c.ratio_ceiling),
+        of_term(COMMON_TERMS.c.average_length),
+    )
+    return best, floor
+
+
 def page_stands(_tenant_id: str, _query: SearchQuery, rows: list, limit: int) -> bool:
     """Whether a bounded page (limit + 1 rows after the cursor, best first) is the exact
     path's page. Yes when the query had fewer than CANDIDATES matches (every match was
@@ -176,11 +259,14 @@ def page_stands(_tenant_id: str, _query: SearchQuery, rows: list, limit: int) ->
     left out scores at most `bound` before rounding, so at most `bound` + 0.5e-6 after
     rounding to SCORE_DECIMALS, and a row scoring more than `bound` + 1e-6 is ahead of all of
     them (strictly: a tie would be broken by id and might not be). The filters only remove
-    candidates: a page they leave short is not proven (the exact path continues)."""
+    candidates: a page they leave short is not proven (the exact path continues). No bound
+    (a common word's list dropped meanwhile): not proven."""
     if not rows:
         return False
-    if rows[0].window < CANDIDATES:
+    if rows[0].window is not None and rows[0].window < CANDIDATES:
         return True
+    if rows[0].bound is None:
+        return False
     margin = 10.0**-SCORE_DECIMALS
     return len(rows) > limit and float(rows[-1].score) > float(rows[0].bound) + margin
 
