@@ -69,9 +69,9 @@ def search(
     as_of, after = _read_position(cursor) if cursor is not None else (as_of or clock.now(), None)
     engine = _engine()
     # Each engine names the bounded rankings to try first (prepare) and says whether it can
-    # vouch for a page (page_stands): the tiers, the lead and SQLite's candidates prove the
-    # page exact, PostgreSQL's RUM candidates approximate it (docs/search.md). An entity
-    # boost has no bound.
+    # vouch for a page (page_stands): the tiers, the lead, SQLite's listed common words and
+    # its candidates prove the page exact, PostgreSQL's RUM candidates approximate it
+    # (docs/search.md). An entity boost has no bound.
     attempts = engine.prepare(tenant_id, query, limit + 1)
     boost = entity_signal.for_query(tenant_id, q)
     rows = None
@@ -191,7 +191,8 @@ def path() -> str:
     """Which search path this database offers: "rum" (PostgreSQL with the RUM index: common
     words rank a bounded set of candidates), "gin" (PostgreSQL without it: a one-word query's
     tiers, then the lead's matches, each kept only when provably exact), or "fts5" (SQLite: a
-    bounded set of candidates, kept only when provably exact).
+    common word's listed matches, or a bounded set of candidates, kept only when provably
+    exact).
     /internal/health reports it."""
     return _engine().path()
 
