@@ -168,6 +168,26 @@ def test_deleted_rows_and_a_word_no_longer_common(app, corpus, tenant, monkeypat
         assert sqlite.prepare(tenant.id, query_syntax.parse("alpha"), 2) == ("candidates",)
 
 
+def test_a_list_is_left_aside_after_many_writes(app, corpus, tenant, monkeypatch):
+    """Once STALE_AFTER rows were written after a list was made (a large import, a reindex),
+    a search no longer tries it (each such row would be ranked with the listed ones); the
+    next listing takes it back."""
+    monkeypatch.setattr(common_words, "STALE_AFTER", 3)
+    _refresh(app)
+    alpha = query_syntax.parse("alpha")
+    with app.app_context():
+        assert sqlite.prepare(tenant.id, alpha, 2) == ("common", "candidates")
+        for n in range(3):
+            fts5_rows.write([indexing.entry(f"new-{n}", tenant.id, "New", "", FILLER)])
+        db.session.commit()
+        assert not common_words.is_listed("alpha")
+        assert sqlite.prepare(tenant.id, alpha, 2) == ("candidates",)
+    assert _walk(app, tenant.id, "alpha", 3) == _exact(app, monkeypatch, tenant.id, "alpha", 3)
+    _refresh(app)
+    with app.app_context():
+        assert common_words.is_listed("alpha")
+
+
 def test_page_stands_without_a_bound(monkeypatch):
     """A list dropped between prepare() and the page's statement leaves no bound: not proven."""
 
