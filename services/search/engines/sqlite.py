@@ -228,8 +228,8 @@ def _listed(query: SearchQuery, as_parameters: bool, bm25) -> tuple:
     if as_parameters:
         term, term_match = bindparam("term", type_=String), bindparam("term_match", type_=String)
     else:
-        term = literal(_common_term(query))
-        term_match = literal(common_words.match_of(_common_term(query) or ""))
+        word_term = _common_term(query)
+        term, term_match = literal(word_term), literal(common_words.match_of(word_term or ""))
 
     def of_term(col):
         return select(col).where(COMMON_TERMS.c.term == term).scalar_subquery()
