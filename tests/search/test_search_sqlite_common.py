@@ -14,7 +14,7 @@ import clock
 from extensions import db
 from jobs.housekeeping import daily_housekeeping
 from services.documents.filters import DocumentFilters
-from services.search import common_words, fts5_rows, indexing, query_syntax, search
+from services.search import common_words, fts5_rows, index_merge, indexing, query_syntax, search
 from services.search.engines import sqlite
 
 FILLER = "report quarterly numbers meeting"
@@ -45,6 +45,8 @@ def corpus(app, sqlite_only, small_lists, index_documents, tenant, other_tenant)
     clock.freeze(clock.now())  # every walk ranks at one instant: the same recency in each
     yield {"ids": ids, "others": set(other_ids)}
     clock.reset()
+    with app.app_context():  # one segment again, for the tests after these in this worker
+        index_merge.merge()
 
 
 def _walk(app, tenant_id, q, limit, recency=True, filters=None) -> list[tuple[str, float]]:
