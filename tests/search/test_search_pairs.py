@@ -103,6 +103,56 @@ def test_the_lead_of_a_phrase_query_reads_the_pairs_index(
     assert ids_of(find('"alpha beta" or omega', limit=3))[0] == pair_corpus[0]
 
 
+_PARALLEL = {  # a parallel plan however small the table
+    "max_parallel_workers_per_gather": "2",
+    "parallel_setup_cost": "0",
+    "parallel_tuple_cost": "0",
+    "min_parallel_table_scan_size": "0",
+    "min_parallel_index_scan_size": "0",
+    "enable_seqscan": "off",
+}
+
+
+def _plan_nodes(node: dict):
+    yield node
+    for child in node.get("Plans", []):
+        yield from _plan_nodes(child)
+
+
+def test_a_parallel_plan_does_not_scan_for_the_phrase_when_its_pairs_are_looked_up(
+    app, database_url, tenant, pair_corpus
+):
+    """A parallel plan evaluates its InitPlans up front: both branches of postgres_pairs'
+    CASE, where a serial plan computes only the one taken. The lookup without pairs (every
+    lead holding the phrase's words) is gated on the pairs' absence, so for a phrase with
+    pairs it is never executed."""
+    _skip_unless_postgres(database_url)
+    query = query_syntax.parse('"alpha beta" or omega')
+    with app.app_context():
+        for name, value in _PARALLEL.items():
+            db.session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": value})
+        stmt = postgres.ranked(
+            tenant.id, query, postgres.DocumentFilters(), clock.now(), True, bounded="lead"
+        )
+        compiled = stmt.compile(dialect=db.engine.dialect)
+        explain = "EXPLAIN (ANALYZE, FORMAT JSON) " + str(compiled)
+        connection = db.session.connection()
+        plan = connection.exec_driver_sql(explain, compiled.params).scalar_one()[0]["Plan"]
+        db.session.rollback()
+    nodes = list(_plan_nodes(plan))
+    assert any(n["Node Type"] in ("Gather", "Gather Merge") for n in nodes)
+    scans = [n for n in nodes if n.get("Relation Name") == "document_texts"]
+    by_pairs = [n for n in scans if "dms_lead_pairs" in _conditions(n)]
+    assert any(n["Actual Loops"] for n in by_pairs)  # the pairs were looked up
+    without_pairs = [n for n in scans if "<->" in _conditions(n) and n not in by_pairs]
+    assert without_pairs  # the gated scan is in the plan,
+    assert all(n["Actual Loops"] == 0 for n in without_pairs)  # and never executed
+
+
+def _conditions(node: dict) -> str:
+    return " ".join(node.get(key, "") for key in ("Index Cond", "Recheck Cond", "Filter"))
+
+
 def test_the_pairs_of_a_vector_are_its_adjacent_lexemes(app, database_url):
     _skip_unless_postgres(database_url)
     with app.app_context():

@@ -80,7 +80,11 @@ def matching(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
     checked = select(func.array_agg(holding.c.document_id)).where(
         holding.c.rank_vector.op("@@")(phrases)
     )
-    # Only the branch taken is computed: PostgreSQL evaluates an InitPlan on first use.
+    # A serial plan evaluates an InitPlan on first use, so only the branch taken; a parallel
+    # one evaluates them all up front, to hand them to its workers. The scan without pairs is
+    # gated on their absence (a one-time filter), so there it costs nothing: it took 9 ms of
+    # a 46 ms phrase statement at 100,000 documents (bench/RESULTS.md, issue 16).
+    in_lead = in_lead.where(pairs.is_(None))
     found = case((pairs.is_(None), ids(in_lead)), else_=ids(checked))
     # = ANY(array): `IN (subquery)` would hide the ids from the primary key's index
     return DocumentText.document_id == any_(found)
