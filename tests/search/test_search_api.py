@@ -144,6 +144,27 @@ def test_a_word_whose_stem_is_spelt_otherwise_is_still_shown(index_documents, te
     assert "<mark>happy</mark> ending" in snippet
 
 
+def test_snippets_look_at_the_first_characters_of_a_text_not_bytes(
+    index_documents, tenant, find, database_url
+):
+    """PostgreSQL's snippets look at a text's first HEADLINE_MAX_CHARS characters: a word
+    past 50,000 bytes of two-byte letters but within 50,000 characters is shown; a word
+    past 50,000 characters is not (the title's is)."""
+    two_byte, far = index_documents(
+        tenant,
+        {"title": "Minutes", "text": "é " * 20_000 + "the glacier moved"},
+        {"title": "Glacier far", "text": "x " * 30_000 + "the glacier moved"},
+    )
+    hits = {h["document"]["id"]: h for h in find("glacier", limit=10).get_json()["data"]}
+    fields = {
+        ident: {h["field"]: h["snippet"] for h in hits[ident]["highlights"]} for ident in hits
+    }
+    assert "<mark>glacier</mark> moved" in fields[two_byte]["text"]
+    assert "<mark>Glacier</mark>" in fields[far]["title"]
+    if database_url.startswith("postgres"):
+        assert "text" not in fields[far]
+
+
 def test_a_title_only_match_has_no_text_highlight(index_documents, tenant, find):
     index_documents(tenant, {"title": "Glacier survey", "text": "tide tables " * 300})
     (hit,) = find("glacier").get_json()["data"]
