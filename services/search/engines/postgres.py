@@ -231,25 +231,22 @@ def ranked(
         age_seconds = func.greatest(extract("epoch", instant - updated_at), 0)
         return 1.0 / (1.0 + age_seconds / (RECENCY_HALF_LIFE_DAYS * 86400.0))
 
-    recency_signal = recency_of(Document.updated_at)
-    raw = keyword * (1.0 + RECENCY_WEIGHT * recency_signal) if recency else keyword
-    score = cast(func.round(cast(raw, Numeric), SCORE_DECIMALS), Float)
-    columns = (
+    # Each row's raw keyword and recency, computed once (_scored)
+    signals = (
         Document.id.label("id"),
-        cast(func.round(cast(keyword, Numeric), SCORE_DECIMALS), Float).label("keyword"),
-        recency_signal.label("recency"),
-        score.label("score"),
+        keyword.label("k"),
+        recency_of(Document.updated_at).label("r"),
     )
     if not bounded:
         stmt = (
-            select(*columns)
+            select(*signals)
             .join(DocumentText, DocumentText.document_id == Document.id)
             .where(DocumentText.tenant_id == tenant_id, _VECTOR.op("@@")(query_ts))
         )
-        return apply_filters(stmt, tenant_id, filters)
+        return _scored(apply_filters(stmt, tenant_id, filters), recency)
     if bounded == "lead":
         lead = _lead(query, groups_ts, tenant_id, as_parameters)
-        return _matches(columns, tenant_id, filters, query_ts, lead, literal(0.0, Float))
+        return _matches(signals, recency, tenant_id, filters, query_ts, lead, literal(0.0, Float))
     above = tiers.tier_of(bounded)
     if above is not None:
         pairs = _by_pairs(query)
@@ -259,7 +256,7 @@ def ranked(
             newest = aliased(Document)
             latest = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
             bound = bound * (1.0 + RECENCY_WEIGHT * recency_of(latest.scalar_subquery()))
-        return _matches(columns, tenant_id, filters, query_ts, where, bound)
+        return _matches(signals, recency, tenant_id, filters, query_ts, where, bound)
     nearest = (
         select(DocumentText.document_id)
         .where(DocumentText.tenant_id == tenant_id, _RANK_VECTOR.op("@@")(query_ts))
@@ -270,14 +267,34 @@ def ranked(
     # The full vector is checked for the page's rows only (matching(), after the ranking):
     # reading it for every candidate cost more than ranking them.
     stmt = (
-        select(
-            *columns,
-            select(func.count()).select_from(nearest).scalar_subquery().label("window"),
-        )
+        select(*signals)
         .join(DocumentText, DocumentText.document_id == Document.id)
         .where(DocumentText.document_id.in_(select(nearest.c.document_id)))
     )
-    return apply_filters(stmt, tenant_id, filters)
+    window = select(func.count()).select_from(nearest).scalar_subquery().label("window")
+    return _scored(apply_filters(stmt, tenant_id, filters), recency).add_columns(window)
+
+
+def _scored(stmt: Select, recency: bool, *extra: str) -> Select:
+    """id, keyword, recency and score (rounded to SCORE_DECIMALS) of the rows of `stmt`, which
+    selects id, k (the raw keyword), r (the recency signal) and the columns named `extra`.
+    PostgreSQL computes an expression at each of its uses in a select list, so the score
+    would compute ts_rank_cd and the recency a second time, beside their own columns: the
+    signals are read once, under a subquery it cannot flatten (OFFSET 0). That took a mid
+    word's ranking of its 1,300 lead matches from 23-25 to 21-22 ms (bench/RESULTS.md)."""
+    rows = stmt.offset(0).subquery("signals")
+    raw = rows.c.k * (1.0 + RECENCY_WEIGHT * rows.c.r) if recency else rows.c.k
+    return select(
+        rows.c.id,
+        _rounded(rows.c.k).label("keyword"),
+        rows.c.r.label("recency"),
+        _rounded(raw).label("score"),
+        *(rows.c[name] for name in extra),
+    )
+
+
+def _rounded(value):
+    return cast(func.round(cast(value, Numeric), SCORE_DECIMALS), Float)
 
 
 def _lead(query: SearchQuery, groups_ts, tenant_id, as_parameters: bool):
@@ -312,7 +329,7 @@ def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):
     return case((holds_none, rank(groups_ts)), else_=rank(query_ts))  # NULL: the whole query
 
 
-def _matches(columns, tenant_id, filters, query_ts, where, bound) -> Select:
+def _matches(signals, recency, tenant_id, filters, query_ts, where, bound) -> Select:
     """The exact bounded ranking (window NULL) of the documents `where` picks (the lead's
     matches, or a tier's): they are ranked, and the whole query is checked on the full
     vectors in ranking order, so only the rows a page needs (and those it leaves out) are
@@ -325,16 +342,16 @@ def _matches(columns, tenant_id, filters, query_ts, where, bound) -> Select:
       its lead (postgres_tiers.ceiling), times the recency of the tenant's newest document.
     Ranking the lead's matches and not every match halved a phrase-with-exclusion query's
     ranking at 100,000 documents, and a common word's tier ranks a few hundred documents
-    where its lead matches tens of thousands (bench/RESULTS.md, issue 16)."""
-    score = columns[-1]
+    where its lead matches tens of thousands (bench/RESULTS.md, issue 16).
+    `signals`: the id, raw keyword and recency of a document (ranked(), _scored)."""
     inner = (
-        select(*columns, _VECTOR.label("vector"))
+        select(*signals, _VECTOR.label("vector"))
         .join(DocumentText, DocumentText.document_id == Document.id)
         .where(DocumentText.tenant_id == tenant_id, where)
     )
+    scored = _scored(apply_filters(inner, tenant_id, filters), recency, "vector")
     ranked = (
-        apply_filters(inner, tenant_id, filters)
-        .order_by(score.desc(), Document.id.asc())
+        scored.order_by(scored.selected_columns.score.desc(), scored.selected_columns.id.asc())
         .offset(0)  # ranked first, then checked in that order (the check stays outside)
         .subquery("matches")
     )
