@@ -162,10 +162,10 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     key = (above, shape(query))
     statement = statements.built(_HELD, key, lambda: _held_statement(query, above))
     params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)}
-    values = db.session.execute(statement, params).one()
-    if not values[0]:
+    single, first_full = db.session.execute(statement, params).one()
+    if not single:
         return tuple(a for a in attempts if tiers.tier_of(a) is None)
-    full = {x for x, n in zip(above, values[1:], strict=True) if n >= rows}
+    full = set(above[first_full:])
     return tuple(a for a in attempts if tiers.tier_of(a) in (None, *full))
 
 
@@ -174,17 +174,15 @@ _SETTINGS_STATEMENT = select(*(func.set_config(k, v, True) for k, v in _SETTINGS
 
 def _held_statement(query: SearchQuery, above: tuple[float, ...]) -> Select:
     """For the tiers: whether each of the group's words is one word to PostgreSQL too
-    (postgres_tiers.single_lexemes), and how many of the tenant's documents each tier holds
-    with one of them, up to `rows`; built once per shape. A lower tier holds every document
-    of a higher one, so once a tier is full the lower ones are not counted (an InitPlan runs
-    on first use): a common word's tier above 0.3 holds 13,000 documents at 100,000, and
-    finding them took 4-7 ms."""
+    (postgres_tiers.single_lexemes), and the position in `above` of the first tier holding
+    `rows` of the tenant's documents with one of them (len(above): none); built once per
+    shape. A lower tier holds every document of a higher one, so every tier after that one
+    is full too, and is not counted: a CASE stops at its first true condition, and each
+    count is an InitPlan, run on first use (a common word's tier above 0.3 holds 13,000
+    documents at 100,000, 4-7 ms to find)."""
     tenant, rows = bindparam("tenant_id"), bindparam("rows")
-    held = []
-    for above_x in above:  # best first (TIERS)
-        count = tiers.held(query, above_x, tenant, rows)
-        held.append(count if not held else case((held[-1] >= rows, held[-1]), else_=count))
-    return select(tiers.single_lexemes(query, True), *held)
+    full = [(tiers.held(query, x, tenant, rows) >= rows, i) for i, x in enumerate(above)]
+    return select(tiers.single_lexemes(query, True), case(*full, else_=len(above)))
 
 
 _HELD: dict[tuple, Select] = {}  # per set of tiers and shape of query (statements.built)
