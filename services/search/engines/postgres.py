@@ -160,7 +160,7 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     if not above:
         return attempts
     key = (above, shape(query))
-    statement = statements.built(_HELD, key, lambda: _held_statement(query, above))
+    statement = statements.built(_HELD, key, lambda: tiers.counts(query, above))
     params = {"tenant_id": tenant_id, "rows": rows, **term_values(query)}
     single, first_full = db.session.execute(statement, params).one()
     if not single:
@@ -170,19 +170,6 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
 
 
 _SETTINGS_STATEMENT = select(*(func.set_config(k, v, True) for k, v in _SETTINGS.items()))
-
-
-def _held_statement(query: SearchQuery, above: tuple[float, ...]) -> Select:
-    """For the tiers: whether each of the group's words is one word to PostgreSQL too
-    (postgres_tiers.single_lexemes), and the position in `above` of the first tier holding
-    `rows` of the tenant's documents with one of them (len(above): none); built once per
-    shape. A lower tier holds every document of a higher one, so every tier after that one
-    is full too, and is not counted: a CASE stops at its first true condition, and each
-    count is an InitPlan, run on first use (a common word's tier above 0.3 holds 13,000
-    documents at 100,000, 4-7 ms to find)."""
-    tenant, rows = bindparam("tenant_id"), bindparam("rows")
-    full = [(tiers.held(query, x, tenant, rows) >= rows, i) for i, x in enumerate(above)]
-    return select(tiers.single_lexemes(query, True), case(*full, else_=len(above)))
 
 
 _HELD: dict[tuple, Select] = {}  # per set of tiers and shape of query (statements.built)

@@ -14,7 +14,7 @@ adjacent words, migration 0028) and joined to the tier's by id."""
 
 from __future__ import annotations
 
-from sqlalchemy import literal_column, or_, select
+from sqlalchemy import Select, bindparam, case, literal_column, or_, select
 from sqlalchemy.dialects.postgresql import TSVECTOR
 from sqlalchemy.sql.functions import func
 
@@ -78,6 +78,19 @@ def single_lexemes(query: SearchQuery, as_parameters: bool):
     positions), for which the bound does not hold; such a query takes no tier."""
     words, _ = split(query)
     return func.greatest(*(func.numnode(either(query, [i], as_parameters)) for i in words)) <= 1
+
+
+def counts(query: SearchQuery, above: tuple[float, ...]) -> Select:
+    """For postgres.prepare(): whether each of the group's words is one word to PostgreSQL too
+    (single_lexemes), and the position in `above` (best first) of the first tier holding
+    `rows` of the tenant's documents with one of them (len(above): none); bind parameters
+    tenant_id, rows and the terms. A lower tier holds every document of a higher one, so
+    every tier after that one is full too, and is not counted: a CASE stops at its first true
+    condition, and each count is an InitPlan, run on first use (a common word's tier above
+    0.3 holds 13,000 documents at 100,000, 4-7 ms to find)."""
+    tenant, rows = bindparam("tenant_id"), bindparam("rows")
+    full = [(held(query, x, tenant, rows) >= rows, i) for i, x in enumerate(above)]
+    return select(single_lexemes(query, True), case(*full, else_=len(above)))
 
 
 def held(query: SearchQuery, above: float, tenant_id, rows):
