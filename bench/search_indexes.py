@@ -82,13 +82,22 @@ def _watch(dsn: str, pid: int, bar: tqdm, done: threading.Event) -> None:
                 bar.refresh()
 
 
-def build(conn, dsn: str, memory: str, rum: bool) -> None:
+def build(conn, dsn: str, memory: str, rum: bool, only: list[str] | None = None) -> None:
+    """Build the migrations' indexes (or the RUM ones, or those named `only`), each with a
+    progress bar, its build time and its size."""
     if rum and not _has_rum(conn):
         sys.exit("--rum: the rum extension is not installed in this database")
-    if rum:
+    if only:
+        indexes = only
+    elif rum:
         indexes = [postgres.RUM_INDEX, postgres.SEARCH_RUM_INDEX]
     else:
-        indexes = [postgres.RANK_GIN_INDEX, *TIER_INDEXES, postgres.SEARCH_GIN_INDEX]
+        indexes = [
+            postgres.RANK_GIN_INDEX,
+            postgres.PAIRS_INDEX,
+            *TIER_INDEXES,
+            postgres.SEARCH_GIN_INDEX,
+        ]
     conn.execute(f"SET maintenance_work_mem = '{memory}'")
     pid = conn.info.backend_pid
     for name in indexes:
@@ -117,13 +126,14 @@ def main() -> None:
     parser.add_argument("action", choices=("drop", "build"))
     parser.add_argument("--maintenance-work-mem", default="1GB")
     parser.add_argument("--rum", action="store_true", help="the opt-in RUM indexes instead")
+    parser.add_argument("--only", nargs="+", choices=SEARCH_INDEXES, help="build these alone")
     args = parser.parse_args()
     dsn = _dsn()
     with psycopg.connect(dsn, autocommit=True) as conn:
         if args.action == "drop":
             drop(conn)
         else:
-            build(conn, dsn, args.maintenance_work_mem, args.rum)
+            build(conn, dsn, args.maintenance_work_mem, args.rum, args.only)
 
 
 if __name__ == "__main__":
