@@ -1,4 +1,5 @@
-"""The web workers' entry point builds the app without the operator commands."""
+"""The web workers' entry point builds the app without the operator commands, and without
+the S3 client's libraries where the blobs are on local disk (services/documents/s3_storage.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_web_workers_do_not_import_alembic(base_config):
+def test_web_workers_do_not_import_what_they_do_not_use(base_config):
     probe = (
         "import sys, wsgi; "
-        "heavy = ('alembic', 'flask_migrate', 'mako', 'tqdm'); "
+        "heavy = ('alembic', 'flask_migrate', 'mako', 'tqdm', "
+        "'boto3', 'botocore.client', 's3transfer'); "
         "print(sorted(m for m in heavy if m in sys.modules)); "
         "print(sorted(wsgi.app.blueprints))"
     )
@@ -23,6 +25,7 @@ def test_web_workers_do_not_import_alembic(base_config):
         "REDIS_URL": base_config["REDIS_URL"],
         "SECRET_KEY": "test-secret-key-for-the-wsgi-probe",
         "DMS_ENV_FILE": os.devnull,
+        "DMS_STORAGE": "local",
     }
     out = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
