@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 
 
 def free_port() -> int:
@@ -35,15 +34,18 @@ def start_gunicorn(
     env: dict[str, str],
     options: Sequence[str] = (),
     probe: str = "/internal/health",
-    log: IO | None = None,
+    log: IO | int | None = None,
     timeout: float = 30,
+    tree: Path = ROOT,
 ) -> subprocess.Popen:
-    """Start gunicorn on 127.0.0.1:`port` and return once `probe` answers."""
+    """Start gunicorn on 127.0.0.1:`port` and return once `probe` answers; `tree`: the
+    checkout whose code (and virtualenv) it serves, this one by default."""
+    gunicorn = tree / ".venv" / "bin" / "gunicorn"
     command = [
-        str(GUNICORN), "--no-control-socket", "--bind", f"127.0.0.1:{port}", *options, app_spec
+        str(gunicorn), "--no-control-socket", "--bind", f"127.0.0.1:{port}", *options, app_spec
     ]  # fmt: skip
     server = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT if log else None
+        command, cwd=tree, env=env, stdout=log, stderr=subprocess.STDOUT if log else None
     )
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

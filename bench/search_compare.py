@@ -25,31 +25,18 @@ import json
 import os
 import random
 import subprocess
-import time
 import urllib.parse
 from pathlib import Path
 
+from harness import start_gunicorn
 from search_bench import CLASSES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def start(tree: Path, port: int) -> subprocess.Popen:
-    gunicorn = tree / ".venv" / "bin" / "gunicorn"
     env = {**os.environ, "DMS_LOG_LEVEL": "WARNING"}
-    command = [str(gunicorn), "--no-control-socket", "-b", f"127.0.0.1:{port}", "wsgi:app"]
-    server = subprocess.Popen(command, cwd=tree, env=env, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/internal/health")
-            conn.getresponse().read()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.terminate()
-    raise SystemExit(f"{tree}: gunicorn did not answer within 30 s")
+    return start_gunicorn("wsgi:app", port=port, env=env, tree=tree, log=subprocess.DEVNULL)
 
 
 class Walker:
