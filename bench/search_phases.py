@@ -69,22 +69,27 @@ class _Statements:
 
 def _explain(app, captured: list[list[tuple[str, object]]]) -> dict[str, tuple[list, list]]:
     """Planning and execution ms per statement label: each request's statements replayed in
-    one transaction, in order (its planner settings included), SELECTs under EXPLAIN."""
+    one transaction, in order, its planner settings run as they were and its other SELECTs
+    under EXPLAIN; anything else (a key's last use) is skipped, and each transaction is rolled
+    back."""
     from extensions import db
 
     found: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
     with app.app_context(), db.engine.connect() as conn:
         for statements in captured:
-            with conn.begin():
+            transaction = conn.begin()
+            try:
                 for statement, params in statements:
-                    if "set_config(" in statement or not statement.lstrip().startswith("SELECT"):
+                    if "set_config(" in statement:
                         conn.exec_driver_sql(statement, params)
-                        continue
-                    explain = "EXPLAIN (ANALYZE, SUMMARY, FORMAT JSON) " + statement
-                    plan = conn.exec_driver_sql(explain, params).scalar_one()[0]
-                    planning, execution = found[_label(statement)]
-                    planning.append(plan["Planning Time"])
-                    execution.append(plan["Execution Time"])
+                    elif statement.lstrip().startswith("SELECT"):
+                        explain = "EXPLAIN (ANALYZE, SUMMARY, FORMAT JSON) " + statement
+                        plan = conn.exec_driver_sql(explain, params).scalar_one()[0]
+                        planning, execution = found[_label(statement)]
+                        planning.append(plan["Planning Time"])
+                        execution.append(plan["Execution Time"])
+            finally:
+                transaction.rollback()
     return found
 
 
