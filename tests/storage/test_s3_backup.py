@@ -77,9 +77,7 @@ def test_a_backup_of_s3_restores_onto_local_disk(s3_app, on_s3, fresh_install, t
     _restored_and_served(fresh, target, secret, contents)
 
 
-def test_a_blob_gone_from_the_bucket_is_named_missing(
-    s3_app, on_s3, s3_client, bucket, tmp_path
-):
+def test_a_blob_gone_from_the_bucket_is_named_missing(s3_app, on_s3, s3_client, bucket, tmp_path):
     _, contents = on_s3
     lost = contents[1]
     s3_client.delete_object(Bucket=bucket, Key=S3BlobStore(s3_client, bucket).key_for(
