@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-from services.documents.s3_storage import S3BlobStore
 from tests.operations.ops_support import Content, cli, download, upload
 from tests.s3_server import new_bucket
 from tests.storage.conftest import keys
@@ -77,12 +76,10 @@ def test_a_backup_of_s3_restores_onto_local_disk(s3_app, on_s3, fresh_install, t
     _restored_and_served(fresh, target, secret, contents)
 
 
-def test_a_blob_gone_from_the_bucket_is_named_missing(s3_app, on_s3, s3_client, bucket, tmp_path):
+def test_a_blob_gone_from_the_bucket_is_named_missing(s3_app, on_s3, s3_store, tmp_path):
     _, contents = on_s3
     lost = contents[1]
-    s3_client.delete_object(Bucket=bucket, Key=S3BlobStore(s3_client, bucket).key_for(
-        "acme", lost.sha256
-    ))  # fmt: skip
+    s3_store.delete("acme", lost.sha256)  # the app's bucket: s3_store and s3_app share it
     target = tmp_path / "backup"
     result = cli(s3_app, "backup", "create", str(target))
     assert result.exit_code == 0, result.output
