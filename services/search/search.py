@@ -80,7 +80,9 @@ def search(
         rows = ranking.rows(bounded=attempt)
         if engine.page_stands(tenant_id, query, rows, limit):
             break
-        rows = None  # the engine cannot vouch for this page: the next attempt, or the exact path
+        rows = engine.settle_ties(tenant_id, rows, limit, ranking)
+        if rows is not None:  # ties alone left the page in doubt, and they are settled
+            break  # else the engine cannot vouch for this page: the next attempt, or exact
     if rows is None:
         rows = ranking.rows(boost=boost)
     more = len(rows) > limit
@@ -130,22 +132,25 @@ class _Ranking:
     after: tuple[float, str] | None
     limit: int
 
-    def rows(self, *, bounded: str | None = None, boost=None) -> list:
+    def rows(self, *, bounded: str | None = None, boost=None, pool: list | None = None) -> list:
         """limit + 1 rows after the cursor. With no filter but status and no entity boost,
         the page's statement is built once per shape with the tenant, the query, the instant
         and the position as bind parameters: building and compiling it each time cost more
-        Python than the rest of a search (as listing.py does for the plain list)."""
+        Python than the rest of a search (as listing.py does for the plain list). `pool`: the
+        value of the bounded ranking's `pool` parameter, if it has one (SQLite's "tied")."""
         engine, status = self.engine, status_only(self.filters)
+        values = {} if pool is None else {"pool": pool}
         if boost is not None or status is None:
             ranked = engine.ranked(
                 self.tenant_id, self.query, self.filters, self.as_of, self.recency, bounded=bounded
             )
-            return _page(ranked, boost, self.after, self.limit)
+            return _page(ranked, boost, self.after, self.limit, values)
         key = (engine.__name__, engine.shape(self.query), status, self.recency, bounded)
         key += (self.after is not None, engine.CANDIDATES)
         stmt = statements.built(_STATEMENTS, key, lambda: self._statement(status, bounded))
         params = engine.bind_values(self.tenant_id, self.query, self.as_of)
         params["rows"] = self.limit + 1
+        params.update(values)
         if self.after is not None:
             params["after_score"], params["after_id"] = self.after
         return list(db.session.execute(stmt, params).all())
@@ -166,11 +171,13 @@ class _Ranking:
 _STATEMENTS: dict[tuple, Select] = {}  # statements.built()
 
 
-def _page(ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: int) -> list:
+def _page(
+    ranked_stmt: Select, boost, after: tuple[float, str] | None, limit: int, values=None
+) -> list:
     """limit + 1 rows of `ranked_stmt` (with the entity boost, if any) in ranking order,
-    after the keyset position."""
+    after the keyset position; `values` of its parameters, if any."""
     stmt = _page_statement(ranked_stmt, boost, after, limit + 1)
-    return list(db.session.execute(stmt).all())
+    return list(db.session.execute(stmt, values or {}).all())
 
 
 def _page_statement(ranked_stmt: Select, boost, after, rows) -> Select:

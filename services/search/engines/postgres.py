@@ -384,6 +384,10 @@ def page_stands(tenant_id: str, query: SearchQuery, rows: list, limit: int) -> b
     return matching(tenant_id, query, sorted(ids)) == ids
 
 
+def settle_ties(_tenant_id: str, _rows: list, _limit: int, _ranking) -> None:
+    """Nothing to settle: ts_rank_cd has no idf to flatten scores (sqlite.settle_ties)."""
+
+
 def matching(tenant_id: str, query: SearchQuery, ids: list[str]) -> set[str]:
     """Which of `ids` match `query` on the full vector (a bounded page's rows matched on the
     rank vector; its lead of the text may end in a cut word the full text does not have)."""

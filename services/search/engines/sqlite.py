@@ -7,7 +7,9 @@ every match of a common word computes its bm25 and reads its document (found by 
 rows and the rows written since (services/search/common_words.py); `bounded="candidates"`
 takes the CANDIDATES best matches by bm25 from FTS5 alone and ranks only those;
 `page_stands()` keeps the page when it is provably the exact path's page, else search.py
-tries the next, and last the exact path."""
+tries the next, and last the exact path. A page its bound leaves in doubt only by ties (a
+word in more than half of all rows: its scores are all about 0) is settled by ranking the
+tenant's first documents by id with the bounded rows (`settle_ties()`)."""
 
 from __future__ import annotations
 
@@ -71,6 +73,9 @@ _SNIPPET_TOKENS = 24
 # the exact path). At 100,000 documents 1,000 proved 26 of 30 common-word pages where a
 # document had changed just now (500: 19), for about 5 ms more (docs/search.md).
 CANDIDATES = 1000
+# settle_ties() ranks every document of a tenant of at most this many, else the tenant's among
+# the first this many of all by id (its page must end among them, else the exact path).
+TIE_POOL = 2000
 
 
 def _match(query: SearchQuery, as_parameters: bool = False):
@@ -178,6 +183,16 @@ def ranked(
     if bounded == "common":
         best, floor = _listed(query, as_parameters, bm25)
         window = null()  # unknown: some matches were left out
+    elif bounded == "tied":
+        # The rows of the `pool` parameter's rowids (ties_resolved()): FTS5 walks every match
+        # but computes bm25 for these only, as for a common word's list. No bound.
+        pool = bindparam("pool", expanding=True)
+        best = (
+            select(FTS.c.rowid.label("rowid"), bm25)
+            .where(_match(query, as_parameters), literal_column("+document_search.rowid").in_(pool))
+            .subquery("best")
+        )
+        floor, window = null(), null()
     else:
         # The best CANDIDATES by bm25 (ascending: FTS5's bm25 is the negated relevance). Only
         # rowid and bm25 are selected, so SQLite's sorter keeps the best rows without FTS5
@@ -203,10 +218,11 @@ def ranked(
         window = select(func.count()).select_from(candidates).scalar_subquery()
     # ... and recency <= that of the tenant's newest document (recency falls with age; the
     # same expression, so the same floats order alike).
-    newest = aliased(Document)
-    newest_change = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
-    recency_cap = recency_of(newest_change.scalar_subquery())
-    ceiling = floor * (1.0 + RECENCY_WEIGHT * recency_cap) if recency else floor
+    ceiling = floor
+    if recency and bounded != "tied":
+        newest = aliased(Document)
+        newest_change = select(func.max(newest.updated_at)).where(newest.tenant_id == tenant_id)
+        ceiling = floor * (1.0 + RECENCY_WEIGHT * recency_of(newest_change.scalar_subquery()))
     stmt = (
         scored(
             -candidates.c.bm25,
@@ -269,6 +285,66 @@ def page_stands(_tenant_id: str, _query: SearchQuery, rows: list, limit: int) ->
         return False
     margin = 10.0**-SCORE_DECIMALS
     return len(rows) > limit and float(rows[-1].score) > float(rows[0].bound) + margin
+
+
+def settle_ties(tenant_id: str, rows: list, limit: int, ranking) -> list | None:
+    """The exact page, when a bounded page is in doubt only by ties; else None.
+
+    A word in more than half of all rows has an idf FTS5 clamps to almost 0: every match
+    scores about 0, they tie after rounding, and no bound lies below a page's last row
+    (docs/search.md). Ties are broken by id, so the exact page is the bounded rows that score
+    above every match left out, then the tied matches with the smallest ids, which the
+    bounded rows (the best by bm25 before rounding) seldom are. So the bounded rows are
+    ranked in one statement (`ranked(bounded="tied")`) with a pool of documents (_pool()):
+    every document of a tenant of at most TIE_POOL, else the tenant's among the first
+    TIE_POOL documents of all by id (after the cursor's id, when the cursor is at the tie).
+    _settles() says whether that statement's page is the exact page."""
+    ids, end, cursor = _pool(tenant_id, rows, ranking.after)
+    if end is not None and (not rows or rows[0].bound is None):
+        return None  # a pool that is not every document needs the bound
+    pool = [fts5_rows.rowid(ident) for ident in {*ids, *(row.id for row in rows)}]
+    tied = ranking.rows(bounded="tied", pool=pool)
+    bound = rows[0].bound if rows else None
+    return tied if _settles(bound, tied, limit, end, cursor) else None
+
+
+def _pool(tenant_id: str, rows: list, after) -> tuple[list[str], str | None, float | None]:
+    """(the pool's document ids, the last id it covers when it is not every document of the
+    tenant else None, the cursor's score when it starts after the cursor's id else None).
+    Each read is of at most TIE_POOL + 1 index entries: the tenant's index, then the
+    primary key in id order."""
+    tenants = select(Document.id).where(Document.tenant_id == tenant_id).limit(TIE_POOL + 1)
+    ids = db.session.scalars(tenants).all()
+    if len(ids) <= TIE_POOL:
+        return list(ids), None, None
+    cursor = None
+    first = select(Document.id, Document.tenant_id).order_by(Document.id).limit(TIE_POOL + 1)
+    if rows and after is not None and after[0] == float(rows[-1].score):
+        # A walk inside a tie: its documents up to the cursor's id are behind it, so the
+        # pool starts there (and the page must end at the cursor's score, _settles()).
+        cursor, first = after[0], first.where(Document.id > after[1])
+    scanned = db.session.execute(first).all()
+    end = scanned[TIE_POOL - 1].id if len(scanned) > TIE_POOL else None
+    return [row.id for row in scanned[:TIE_POOL] if row.tenant_id == tenant_id], end, cursor
+
+
+def _settles(bound, tied: list, limit: int, end: str | None, cursor: float | None) -> bool:
+    """settle_ties()'s rule on the pool's page (`tied`). It is the exact page when the pool
+    holds every document of the tenant (`end` and `cursor` None). Else when it is full, no
+    match left out can round above its last row (`bound` < its score + 0.4e-6), that row is
+    not past the pool's last id (`end`: a match left out ties with it at most, with a larger
+    id), and, when the pool starts after the cursor's id (`cursor`: its score), the page ends
+    at the cursor's score (a match before that id but below that score was not ranked)."""
+    if end is None and cursor is None:
+        return True
+    if bound is None or len(tied) <= limit:
+        return False
+    last = tied[-1]
+    if float(bound) >= float(last.score) + 0.4 * 10.0**-SCORE_DECIMALS:
+        return False
+    if cursor is not None and float(last.score) != cursor:
+        return False
+    return end is None or last.id <= end
 
 
 def highlights(
