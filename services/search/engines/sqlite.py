@@ -295,37 +295,51 @@ def settle_ties(tenant_id: str, rows: list, limit: int, ranking) -> list | None:
     (docs/search.md). Ties are broken by id, so the exact page is the bounded rows that score
     above every match left out, then the tied matches with the smallest ids, which the
     bounded rows (the best by bm25 before rounding) seldom are. So the bounded rows are
-    ranked in one statement (`ranked(bounded="tied")`) with a pool of documents (_pool()):
-    every document of a tenant of at most TIE_POOL, else the tenant's among the first
-    TIE_POOL documents of all by id (after the cursor's id, when the cursor is at the tie).
-    _settles() says whether that statement's page is the exact page."""
-    ids, end, cursor = _pool(tenant_id, rows, ranking.after)
-    if end is not None and (not rows or rows[0].bound is None):
-        return None  # a pool that is not every document needs the bound
+    ranked in one statement (`ranked(bounded="tied")`) with a pool of documents: every
+    document of a tenant of at most TIE_POOL, else, when ties alone leave the page in doubt
+    (_tied()), the tenant's among the first TIE_POOL documents of all by id (after the
+    cursor's id, when the cursor is at the tie). _settles() says whether that statement's
+    page is the exact page."""
+    ids, end, cursor = _every_document(tenant_id), None, None
+    if ids is None:
+        if not _tied(rows, limit):
+            return None  # a pool that is not every document settles ties only
+        ids, end, cursor = _first_documents(tenant_id, rows, ranking.after)
     pool = [fts5_rows.rowid(ident) for ident in {*ids, *(row.id for row in rows)}]
     tied = ranking.rows(bounded="tied", pool=pool)
     bound = rows[0].bound if rows else None
     return tied if _settles(bound, tied, limit, end, cursor) else None
 
 
-def _pool(tenant_id: str, rows: list, after) -> tuple[list[str], str | None, float | None]:
-    """(the pool's document ids, the last id it covers when it is not every document of the
-    tenant else None, the cursor's score when it starts after the cursor's id else None).
-    Each read is of at most TIE_POOL + 1 index entries: the tenant's index, then the
-    primary key in id order."""
+def _every_document(tenant_id: str) -> list[str] | None:
+    """Every document id of a tenant of at most TIE_POOL (from the tenant's index), else None."""
     tenants = select(Document.id).where(Document.tenant_id == tenant_id).limit(TIE_POOL + 1)
     ids = db.session.scalars(tenants).all()
-    if len(ids) <= TIE_POOL:
-        return list(ids), None, None
+    return list(ids) if len(ids) <= TIE_POOL else None
+
+
+def _first_documents(tenant_id: str, rows: list, after) -> tuple[list, str | None, float | None]:
+    """A larger tenant's pool: (its documents among the first TIE_POOL of all by id, read in
+    the primary key's order; the last id that covers, None at the end of the table; the
+    cursor's score when the pool starts after the cursor's id, else None)."""
     cursor = None
     first = select(Document.id, Document.tenant_id).order_by(Document.id).limit(TIE_POOL + 1)
-    if rows and after is not None and after[0] == float(rows[-1].score):
+    if after is not None and after[0] == float(rows[-1].score):
         # A walk inside a tie: its documents up to the cursor's id are behind it, so the
         # pool starts there (and the page must end at the cursor's score, _settles()).
         cursor, first = after[0], first.where(Document.id > after[1])
     scanned = db.session.execute(first).all()
     end = scanned[TIE_POOL - 1].id if len(scanned) > TIE_POOL else None
     return [row.id for row in scanned[:TIE_POOL] if row.tenant_id == tenant_id], end, cursor
+
+
+def _tied(rows: list, limit: int) -> bool:
+    """Whether ties alone may leave this bounded page in doubt: it is full and no match left
+    out can round above its last row (else the pool's page would seldom settle, and ranking
+    it would only delay the exact path)."""
+    if len(rows) <= limit or rows[0].bound is None:
+        return False
+    return float(rows[0].bound) < float(rows[-1].score) + 0.4 * 10.0**-SCORE_DECIMALS
 
 
 def _settles(bound, tied: list, limit: int, end: str | None, cursor: float | None) -> bool:
