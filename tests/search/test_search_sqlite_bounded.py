@@ -18,6 +18,7 @@ from models.document import DocumentStatus
 from services.documents.filters import DocumentFilters
 from services.search import query_syntax, search
 from services.search.engines import sqlite
+from tests.search import walks
 
 FILLER = "report quarterly numbers meeting "
 QUERIES = ["alpha", "alpha beta", '"alpha beta"', "alpha -delta", "beta or gamma"]
@@ -72,17 +73,9 @@ def corpus(app, database_url, index_documents, tenant, other_tenant):
 
 
 def _walk(app, tenant_id, q, filters, limit, recency, as_of) -> list[tuple[str, float, float]]:
-    seen, cursor = [], None
-    with app.app_context():
-        while True:
-            page = search.search(
-                tenant_id, q, filters, limit, cursor, recency=recency, as_of=as_of,
-                with_highlights=False,
-            )  # fmt: skip
-            seen += [(h.id, h.score, h.signals["keyword"]) for h in page.hits]
-            if page.next_position is None:
-                return seen
-            cursor = page.next_position
+    return walks.walk(
+        app, tenant_id, q, limit, filters=filters, recency=recency, as_of=as_of, keywords=True
+    )
 
 
 @pytest.mark.parametrize("candidates", [6, 12, 1000])
@@ -99,23 +92,24 @@ def test_bounded_walks_equal_exact_walks(app, corpus, tenant, monkeypatch, candi
         outcomes.append(stands(tenant_id, query, rows, limit))
         return outcomes[-1]
 
-    walks = {}
+    walked = {}
     for q in QUERIES:
         for name, filters in FILTERS.items():
             for limit in (2, 3, 5):
                 with monkeypatch.context() as patch:
                     patch.setattr(sqlite, "page_stands", recorded)
                     bounded = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
-                with monkeypatch.context() as patch:
-                    patch.setattr(sqlite, "prepare", lambda *_: ())
-                    exact = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
+                exact = walks.exact_walk(
+                    app, monkeypatch, tenant.id, q, limit, filters=filters, recency=recency,
+                    as_of=corpus["as_of"], keywords=True,
+                )  # fmt: skip
                 assert bounded == exact, (q, name, limit)
                 ids = [ident for ident, _, _ in bounded]
                 assert len(ids) == len(set(ids))
                 assert not set(ids) & corpus["others"]
-                walks[q, name, limit] = bounded
-    assert len(walks["alpha", "none", 2]) == 12  # 13 documents with `alpha`, one in the trash
-    assert len(walks["alpha", "archived", 3]) == 3  # 12, 24, 36
+                walked[q, name, limit] = bounded
+    assert len(walked["alpha", "none", 2]) == 12  # 13 documents with `alpha`, one in the trash
+    assert len(walked["alpha", "archived", 3]) == 3  # 12, 24, 36
     if candidates == 6:
         assert not any(outcomes)
     elif candidates == 12:

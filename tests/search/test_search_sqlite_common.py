@@ -14,8 +14,9 @@ import clock
 from extensions import db
 from jobs.housekeeping import daily_housekeeping
 from services.documents.filters import DocumentFilters
-from services.search import common_words, fts5_rows, index_merge, indexing, query_syntax, search
+from services.search import common_words, fts5_rows, index_merge, indexing, query_syntax
 from services.search.engines import sqlite
+from tests.search import walks
 
 FILLER = "report quarterly numbers meeting"
 
@@ -50,23 +51,11 @@ def corpus(app, sqlite_only, small_lists, index_documents, tenant, other_tenant)
 
 
 def _walk(app, tenant_id, q, limit, recency=True, filters=None) -> list[tuple[str, float]]:
-    seen, cursor = [], None
-    with app.app_context():
-        while True:
-            page = search.search(
-                tenant_id, q, filters or DocumentFilters(), limit, cursor, recency=recency,
-                with_highlights=False,
-            )  # fmt: skip
-            seen += [(h.id, h.score) for h in page.hits]
-            if page.next_position is None:
-                return seen
-            cursor = page.next_position
+    return walks.walk(app, tenant_id, q, limit, filters=filters, recency=recency)
 
 
-def _exact(app, monkeypatch, *args, **kwargs) -> list[tuple[str, float]]:
-    with monkeypatch.context() as patch:
-        patch.setattr(sqlite, "prepare", lambda *_: ())
-        return _walk(app, *args, **kwargs)
+def _exact(app, monkeypatch, tenant_id, q, limit, recency=True, filters=None):
+    return walks.exact_walk(app, monkeypatch, tenant_id, q, limit, filters=filters, recency=recency)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from models.document import DocumentStatus
 from services.documents.filters import DocumentFilters
 from services.search import common_words, index_merge, search
 from services.search.engines import sqlite
+from tests.search import walks
 
 FILLER = "report quarterly numbers meeting "
 QUERIES = ["omega", "omega -delta", "omega or gamma"]
@@ -71,17 +72,7 @@ def corpus(app, sqlite_only, index_documents, tenant, other_tenant, monkeypatch)
 
 
 def _walk(app, tenant_id, q, filters, limit, recency, as_of) -> list[tuple[str, float]]:
-    seen, cursor = [], None
-    with app.app_context():
-        while True:
-            page = search.search(
-                tenant_id, q, filters, limit, cursor, recency=recency, as_of=as_of,
-                with_highlights=False,
-            )  # fmt: skip
-            seen += [(h.id, h.score) for h in page.hits]
-            if page.next_position is None:
-                return seen
-            cursor = page.next_position
+    return walks.walk(app, tenant_id, q, limit, filters=filters, recency=recency, as_of=as_of)
 
 
 @pytest.mark.parametrize("candidates", [6, 1000])
@@ -109,12 +100,15 @@ def test_settled_walks_equal_exact_walks(
             for limit in (2, 3, 5):
                 with monkeypatch.context() as patch:
                     patch.setattr(sqlite, "settle_ties", recorded)
-                    walk = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
-                with monkeypatch.context() as patch:
-                    patch.setattr(sqlite, "prepare", lambda *_: ())
-                    exact = _walk(app, tenant.id, q, filters, limit, recency, corpus["as_of"])
-                assert walk == exact, (q, name, limit)
-                ids = [ident for ident, _ in walk]
+                    settled_walk = _walk(
+                        app, tenant.id, q, filters, limit, recency, corpus["as_of"]
+                    )
+                exact = walks.exact_walk(
+                    app, monkeypatch, tenant.id, q, limit, filters=filters, recency=recency,
+                    as_of=corpus["as_of"],
+                )  # fmt: skip
+                assert settled_walk == exact, (q, name, limit)
+                ids = [ident for ident, _ in settled_walk]
                 assert len(ids) == len(set(ids)) and not set(ids) & corpus["others"]
     omega = _walk(app, tenant.id, "omega", FILTERS["none"], 5, recency, corpus["as_of"])
     assert len(omega) == 30
