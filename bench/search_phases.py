@@ -7,6 +7,10 @@ Sessions of issue 16 wrote this as a throwaway script again and again; it answer
 statement, and is it planning, executing or our Python?" before any change is tried. It
 runs the app in this process (Flask test client, real database and Redis), so the figures
 leave out gunicorn, HTTP and the client: bench/search_bench.py is the end-to-end measure.
+`--slowest N` lists the N slowest requests, each statement's ms in order: a class's tail
+(its p99) is often a few queries that take another path. A statement's time runs from its
+execute to its cursor's return: on SQLite a plan that streams its rows (no sort) does most of
+its work while they are fetched, which this counts in "the rest", not in the statement.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search \\
     REDIS_URL=redis://127.0.0.1:6379/13 DMS_REDIS_PREFIX=bench-pg \\
@@ -48,6 +52,7 @@ class _Statements:
         self.runs: dict[str, int] = defaultdict(int)
         self.rows: dict[str, int] = defaultdict(int)
         self.sent: list[tuple[str, object]] = []
+        self.timed: list[tuple[str, float]] = []  # the request's statements, ms each
         self.on = False
         event.listen(engine, "before_cursor_execute", self._before)
         event.listen(engine, "after_cursor_execute", self._after)
@@ -60,8 +65,9 @@ class _Statements:
     def _after(self, conn, cursor, statement, params, context, many) -> None:
         if not self.on:
             return
-        label = _label(statement)
-        self.wall[label] += time.perf_counter() - conn.info["bench.started"]
+        label, took = _label(statement), time.perf_counter() - conn.info["bench.started"]
+        self.wall[label] += took
+        self.timed.append((label, took * 1000))
         self.runs[label] += 1
         if cursor.rowcount >= 0:  # SQLite's driver does not count a SELECT's rows
             self.rows[label] += cursor.rowcount
@@ -105,6 +111,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--explain", action="store_true", help="PostgreSQL: plan vs execution")
     parser.add_argument("--explained", type=int, default=30, help="requests replayed to EXPLAIN")
+    parser.add_argument(
+        "--slowest",
+        type=int,
+        default=0,
+        help="also list the N slowest requests, statement by statement",
+    )
     args = parser.parse_args()
     kinds = [name for name in CLASSES if name.startswith(args.kind)]
     if len(kinds) != 1:
@@ -128,8 +140,11 @@ def main() -> None:
     headers = {"Authorization": f"Bearer {state['key']}", "X-Tenant-Id": state["tenant"]}
     rng = random.Random(args.seed)
 
+    asked: list[str] = []
+
     def ask() -> float:
         query = {"q": CLASSES[kind](state["vocabulary"], rng), "limit": args.limit}
+        asked.append(query["q"])
         started = time.perf_counter()
         response = client.get("/api/v1/search", query_string=query, headers=headers)
         if response.status_code != 200:
@@ -139,11 +154,12 @@ def main() -> None:
     for _ in range(args.warmup):
         ask()
     recorded.on = True
-    captured, walls = [], []
+    captured, walls, slow = [], [], []
     cpu = time.process_time()
     for _ in range(args.requests):
-        recorded.sent = []
+        recorded.sent, recorded.timed = [], []
         walls.append(ask())
+        slow.append((walls[-1], asked[-1], recorded.timed))
         if len(captured) < args.explained:
             captured.append(recorded.sent)
     cpu_ms = (time.process_time() - cpu) * 1000 / args.requests
@@ -173,6 +189,10 @@ def main() -> None:
             f"{f'{statistics.median(planning):.2f}' if planning else ''} | "
             f"{f'{statistics.median(execution):.2f}' if execution else ''} |"
         )
+
+    for wall, q, timed in sorted(slow, key=lambda request: -request[0])[: args.slowest]:
+        steps = ", ".join(f"`{label[:24]}` {ms:.1f}" for label, ms in timed)
+        print(f"- {wall:.1f} ms `{q}`: {steps}")
 
 
 if __name__ == "__main__":
