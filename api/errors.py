@@ -54,7 +54,11 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)
     def handle_database_down(error: Exception):
-        log.error("database unavailable: %s", type(error).__name__)
+        # The driver's own first line ("database is locked", "connection refused"), not
+        # SQLAlchemy's text of the error, which quotes the statement and its parameters.
+        cause = getattr(error, "orig", None) or error
+        reason = (str(cause).splitlines() or [""])[0][:200]
+        log.error("database unavailable: %s: %s", type(cause).__name__, reason)
         return _unavailable("The service cannot reach its database; try again shortly.")
 
     @app.errorhandler(Exception)

@@ -132,7 +132,7 @@ class _Ranking:
     after: tuple[float, str] | None
     limit: int
 
-    def rows(self, *, bounded: str | None = None, boost=None, pool: list | None = None) -> list:
+    def rows(self, *, bounded: str | None = None, boost=None, pool: str | None = None) -> list:
         """limit + 1 rows after the cursor. With no filter but status and no entity boost,
         the page's statement is built once per shape with the tenant, the query, the instant
         and the position as bind parameters: building and compiling it each time cost more

@@ -177,17 +177,27 @@ def dead_database_app(make_app, tmp_path, database_url):
     return make_app(SQLALCHEMY_DATABASE_URI=url, SQLALCHEMY_ENGINE_OPTIONS={})
 
 
-def test_database_down_is_503_in_the_envelope(dead_database_app):
+def test_database_down_is_503_in_the_envelope(dead_database_app, caplog):
     # A malformed key is refused without touching the database, so send a well-formed one.
     from services.keys.api_keys import generate_secret
 
     with dead_database_app.app_context():
         secret = generate_secret()
-    response = dead_database_app.test_client().get(
-        "/api/v1/documents", headers=auth_headers(secret, "acme")
-    )
+    with caplog.at_level(logging.ERROR, logger="dms.errors"):
+        response = dead_database_app.test_client().get(
+            "/api/v1/documents", headers=auth_headers(secret, "acme")
+        )
     assert response.status_code == 503
     assert _errors(response)[0]["code"] == "SERVICE_UNAVAILABLE"
+    # the log says why, in the driver's words, without the statement or its parameters
+    logged = [r.getMessage() for r in caplog.records if "database unavailable" in r.getMessage()]
+    assert logged and all("SELECT" not in line and "[SQL" not in line for line in logged)
+    reason = (
+        "unable to open database file"
+        if "sqlite" in str(dead_database_app.config["SQLALCHEMY_DATABASE_URI"])
+        else "port 1 failed"
+    )
+    assert any(reason in line for line in logged), logged
 
 
 def test_health_fails_when_the_database_is_down(dead_database_app):
