@@ -303,6 +303,8 @@ def settle_ties(tenant_id: str, rows: list, limit: int, ranking) -> list | None:
     (_tied()), the tenant's among the first TIE_POOL documents of all by id (after the
     cursor's id, when the cursor is at the tie). _settles() says whether that statement's
     page is the exact page."""
+    if not rows:  # none of the tenant's documents was bounded: few matches, or an exact path
+        return None  # about as cheap as ranking a pool (a rare word: 2 ms less)
     ids, end, cursor = _every_document(tenant_id), None, None
     if ids is None:
         if not _tied(rows, limit):
@@ -310,8 +312,7 @@ def settle_ties(tenant_id: str, rows: list, limit: int, ranking) -> list | None:
         ids, end, cursor = _first_documents(tenant_id, rows, ranking.after)
     pool = [fts5_rows.rowid(ident) for ident in {*ids, *(row.id for row in rows)}]
     tied = ranking.rows(bounded="tied", pool=json.dumps(pool))
-    bound = rows[0].bound if rows else None
-    return tied if _settles(bound, tied, limit, end, cursor) else None
+    return tied if _settles(rows[0].bound, tied, limit, end, cursor) else None
 
 
 def _every_document(tenant_id: str) -> list[str] | None:
