@@ -185,7 +185,7 @@ def ranked(
         best, floor = _listed(query, as_parameters, bm25)
         window = null()  # unknown: some matches were left out
     elif bounded == "tied":
-        # The rows of the `pool` parameter's rowids (ties_resolved()): FTS5 walks every match
+        # The rows of the `pool` parameter's rowids (settle_ties()): FTS5 walks every match
         # but computes bm25 for these only, as for a common word's list. No bound.
         pool = select(literal_column("value")).select_from(
             func.json_each(bindparam("pool", type_=String))
@@ -303,8 +303,8 @@ def settle_ties(tenant_id: str, rows: list, limit: int, ranking) -> list | None:
     (_tied()), the tenant's among the first TIE_POOL documents of all by id (after the
     cursor's id, when the cursor is at the tie). _settles() says whether that statement's
     page is the exact page."""
-    if not rows:  # none of the tenant's documents was bounded: few matches, or an exact path
-        return None  # about as cheap as ranking a pool (a rare word: 2 ms less)
+    if not rows:  # none of the tenant's documents was bounded: few of its matches, and the
+        return None  # exact path about as cheap as a pool (a small tenant's two words: 3.5 ms)
     ids, end, cursor = _every_document(tenant_id), None, None
     if ids is None:
         if not _tied(rows, limit):
