@@ -317,8 +317,8 @@ def settle_ties(tenant_id: str, rows: list, limit: int, ranking) -> list | None:
 
 def _every_document(tenant_id: str) -> list[str] | None:
     """Every document id of a tenant of at most TIE_POOL (from the tenant's index), else None."""
-    tenants = select(Document.id).where(Document.tenant_id == tenant_id).limit(TIE_POOL + 1)
-    ids = db.session.scalars(tenants).all()
+    tenants = Document.query_for_tenant(tenant_id).with_only_columns(Document.id)
+    ids = db.session.scalars(tenants.limit(TIE_POOL + 1)).all()
     return list(ids) if len(ids) <= TIE_POOL else None
 
 
@@ -343,7 +343,13 @@ def _tied(rows: list, limit: int) -> bool:
     it would only delay the exact path)."""
     if len(rows) <= limit or rows[0].bound is None:
         return False
-    return float(rows[0].bound) < float(rows[-1].score) + 0.4 * 10.0**-SCORE_DECIMALS
+    return _at_most_ties(rows[0].bound, rows[-1].score)
+
+
+def _at_most_ties(bound, score) -> bool:
+    """Whether no match scoring at most `bound` before rounding can round above `score`:
+    `bound` is below `score` + 0.4e-6 (rounding to SCORE_DECIMALS adds at most 0.5e-6)."""
+    return float(bound) < float(score) + 0.4 * 10.0**-SCORE_DECIMALS
 
 
 def _settles(bound, tied: list, limit: int, end: str | None, cursor: float | None) -> bool:
@@ -358,7 +364,7 @@ def _settles(bound, tied: list, limit: int, end: str | None, cursor: float | Non
     if bound is None or len(tied) <= limit:
         return False
     last = tied[-1]
-    if float(bound) >= float(last.score) + 0.4 * 10.0**-SCORE_DECIMALS:
+    if not _at_most_ties(bound, last.score):
         return False
     if cursor is not None and float(last.score) != cursor:
         return False
