@@ -10,7 +10,7 @@ from tqdm import tqdm
 from cli_documents import documents_cli
 from extensions import db
 from jobs.embeddings import embed_document
-from models.document_embedding import EmbeddingStatus
+from models.semantic import EmbeddingStatus
 from services.semantic import embedders, embedding
 
 

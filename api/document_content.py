@@ -12,7 +12,7 @@ from urllib.parse import quote
 from flask import Response, request
 
 from errors import DomainError
-from models.document import DocumentVersion
+from models.documents import DocumentVersion
 from services.documents import documents
 from services.documents.storage import iter_range
 

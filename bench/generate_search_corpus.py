@@ -240,7 +240,7 @@ def _load_sqlite(db, indexing, count: int, batches) -> None:
     from sqlalchemy import insert
 
     from models import Document, DocumentTag
-    from models.document_text import DocumentText
+    from models.search import DocumentText
     from services.search import fts5_rows
 
     with tqdm(total=count, desc="documents + FTS5", unit="doc") as bar:

@@ -1,29 +1,26 @@
-"""The data model, one module per aggregate. Importing this package registers every table."""
+"""The data model, one module per capability (models/<capability>.py) beside the shared base
+and the outbox. Importing this package registers every table."""
 
+from models.accounts import PLAN_LIMITS, Plan, PortalSession, Role, SupportStaff, Tenant, User
 from models.analytics import AnalyticsCounter, AnalyticsTotal
-from models.api_key import SCOPES, ApiKey
-from models.audit import AuditEntry
+from models.audit import AuditEntry, ImportedAuditEntry
 from models.copilot import Conversation, CopilotUsage, Message
-from models.deprecation import DeprecationNotice, DeprecationUsage
-from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
-from models.document_embedding import DocumentEmbedding, EmbeddingStatus
-from models.document_text import DocumentText
+from models.documents import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from models.event import Event
-from models.form import Form, FormStatus, FormSubmission, FormVersion
+from models.forms import Form, FormStatus, FormSubmission, FormVersion
 from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
-from models.imported_audit import ImportedAuditEntry
-from models.notification import Notification
+from models.keys import SCOPES, ApiKey
+from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.notifications import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
-from models.operator_log import OperatorRecord
-from models.passage import Passage
-from models.passkey import Passkey
-from models.portal_session import PortalSession
+from models.operations import OperatorRecord
+from models.passkeys import Passkey
 from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSubscription
-from models.tenant import PLAN_LIMITS, Plan, Tenant
-from models.user import Role, SupportStaff, User
-from models.webhook import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from models.workflow import (
+from models.search import DocumentText, Passage
+from models.semantic import DocumentEmbedding, EmbeddingStatus
+from models.webhooks import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from models.workflows import (
     InstanceState,
     WorkflowAction,
     WorkflowCurrentApprover,

@@ -12,7 +12,7 @@ from flask import Request
 from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
-from models.document import DocumentStatus
+from models.documents import DocumentStatus
 from services.documents.filters import DEFAULT_SORT, DocumentFilters
 from services.search.query_syntax import MAX_QUERY_CHARS
 

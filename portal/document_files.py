@@ -14,7 +14,7 @@ from flask import Response, request, send_file
 from werkzeug.exceptions import RequestedRangeNotSatisfiable
 
 from errors import DomainError
-from models.document import Document, DocumentVersion
+from models.documents import Document, DocumentVersion
 from portal.access import TENANT_ROLES, portal_tenant, roles_required
 from portal.blueprint import bp
 from services.documents import documents

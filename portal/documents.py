@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from errors import DomainError
 from extensions import db
-from models.document import Document, DocumentStatus
+from models.documents import Document, DocumentStatus
 from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.document_browse import (

@@ -14,7 +14,7 @@ import clock
 from errors import DomainError
 from extensions import db
 from models import WebhookDelivery, WebhookEndpoint
-from models.webhook import OPEN_STATUSES
+from models.webhooks import OPEN_STATUSES
 from portal.access import ADMIN, READERS, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.charts import timeline

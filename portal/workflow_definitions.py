@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from errors import DomainError
 from extensions import db
 from models import WorkflowDefinition, WorkflowInstance
-from models.workflow import OPEN_STATES
+from models.workflows import OPEN_STATES
 from portal.access import ADMIN, portal_actor, roles_required
 from portal.blueprint import bp
 from services.core.transaction import transactional

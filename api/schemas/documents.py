@@ -18,7 +18,7 @@ from api.pagination import PageQuery
 from api.schemas.fields import absent, reject_null
 from api.validation import field_error, parse_json_text
 from errors import FieldError, validation_failed
-from models.document import DocumentStatus
+from models.documents import DocumentStatus
 from services.documents.documents import MAX_METADATA_KEYS
 from services.documents.filters import METADATA_KEY_RE, DocumentFilters
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from errors import DomainError, FieldError, validation_failed
 from extensions import db
 from models import Plan, Tenant
-from models.tenant import SLUG_PATTERN
+from models.accounts import SLUG_PATTERN
 from services.audit import audit_log
 from services.core.actors import Actor
 

@@ -15,7 +15,7 @@ import clock
 from errors import invalid_parameter
 from extensions import db
 from models import AnalyticsCounter, AnalyticsTotal, DocumentStatus, InstanceState
-from models.workflow import WorkflowInstance
+from models.workflows import WorkflowInstance
 from services.analytics import requests
 from services.analytics.counting import DAY, HOUR, day_of, hour_of
 from services.analytics.subscriptions import (

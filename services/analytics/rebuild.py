@@ -27,7 +27,7 @@ from models import (
     Tenant,
     WebhookDelivery,
 )
-from models.workflow import WorkflowInstance
+from models.workflows import WorkflowInstance
 from services.analytics import counting, requests
 from services.analytics.counting import DAY, HOUR, RECORDS, day_of, hour_of
 from services.analytics.subscriptions import (

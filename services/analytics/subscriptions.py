@@ -12,7 +12,7 @@ from sqlalchemy import select
 import clock
 from extensions import db
 from models import Document, DocumentStatus, InstanceState, WebhookDelivery, WebhookEndpoint
-from models.workflow import WorkflowInstance
+from models.workflows import WorkflowInstance
 from services.analytics import counting
 from services.analytics.counting import KEPT
 from services.core import signals

@@ -17,7 +17,7 @@ from sqlalchemy import Select, select
 import clock
 from errors import FieldError, conflict, not_found, validation_failed
 from extensions import db
-from models.document import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
+from models.documents import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from services.core import events, paging, signals
 from services.core.actors import Actor
 from services.documents.blobs import blob_store

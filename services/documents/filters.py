@@ -15,7 +15,7 @@ from pydantic.alias_generators import to_camel
 from sqlalchemy import BindParameter, ColumnElement, Select, exists, func, select
 
 from models.base import as_utc
-from models.document import Document, DocumentStatus, DocumentTag
+from models.documents import Document, DocumentStatus, DocumentTag
 
 METADATA_PREFIX = "metadata."
 METADATA_KEY_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")

@@ -36,8 +36,8 @@ from sqlalchemy import (
 
 from extensions import db
 from models.base import id_list
-from models.document import Document, DocumentTag
-from models.workflow import WorkflowInstance
+from models.documents import Document, DocumentTag
+from models.workflows import WorkflowInstance
 from services.core import paging, read_engine
 from services.documents.filters import (
     DocumentFilters,

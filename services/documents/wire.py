@@ -12,8 +12,8 @@ from pydantic import BaseModel, Field, TypeAdapter
 from sqlalchemy import Row, select
 
 from extensions import db
-from models.document import Document, DocumentStatus, DocumentVersion
-from models.workflow import WorkflowInstance
+from models.documents import Document, DocumentStatus, DocumentVersion
+from models.workflows import WorkflowInstance
 from services.core.wire import Timestamp, Wire
 
 

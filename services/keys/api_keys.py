@@ -16,7 +16,7 @@ import clock
 from errors import FieldError, conflict, validation_failed
 from extensions import db
 from models import ApiKey, Tenant
-from models.api_key import LAST_USED_RESOLUTION
+from models.keys import LAST_USED_RESOLUTION
 from services.accounts import roles
 from services.audit import audit_log
 from services.core import events

@@ -12,7 +12,7 @@ from prometheus_client import Counter
 
 import clock
 from models import ApiKey
-from models.api_key import LAST_USED_RESOLUTION
+from models.keys import LAST_USED_RESOLUTION
 from services.accounts.tenants import TenantRef
 from services.core import auth_generation
 from services.keys import api_keys

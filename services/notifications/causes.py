@@ -11,7 +11,7 @@ from sqlalchemy import select
 import clock
 from extensions import db
 from models import ApiKey, Event, WebhookDelivery, WebhookEndpoint
-from models.api_key import ROTATION_DUE_AFTER
+from models.keys import ROTATION_DUE_AFTER
 from services.notifications.notifications import Message, notify_admins
 
 WEBHOOK_DELIVERY_FAILED = "webhook.delivery_failed"

@@ -16,8 +16,8 @@ import clock
 from errors import not_found
 from extensions import db
 from models import Notification, User
+from models.accounts import Role
 from models.base import new_id
-from models.user import Role
 from services.core import events, signals, upserts
 from services.core.paging import keyset_page
 

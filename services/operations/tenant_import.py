@@ -18,8 +18,8 @@ from sqlalchemy.exc import IntegrityError
 from errors import DomainError
 from extensions import db
 from models import Document, ImportedAuditEntry, Tenant
+from models.accounts import SLUG_PATTERN
 from models.base import new_id
-from models.tenant import SLUG_PATTERN
 from services.audit import audit_log
 from services.audit.imported import GENESIS_HASH, IMPORTED
 from services.core import transaction

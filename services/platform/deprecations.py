@@ -14,7 +14,7 @@ import clock
 from errors import DomainError
 from extensions import db
 from models.base import new_id
-from models.deprecation import DeprecationNotice, DeprecationUsage
+from models.lifecycle import DeprecationNotice, DeprecationUsage
 from services.core import events, upserts
 
 GUIDE_PATH = "/docs/migrations/"

@@ -24,7 +24,7 @@ from sqlalchemy import select, text
 import clock
 from extensions import db
 from models import Document, DocumentVersion, TextStatus
-from models.document_text import DocumentText
+from models.search import DocumentText
 from services.core import queue, signals, transaction
 from services.documents.blobs import blob_store
 from services.documents.storage import BlobStore, LocalBlobStore

@@ -1,5 +1,5 @@
 """Owns a document's passages: its extracted text cut into pieces of about 200-400 words on
-paragraph and sentence boundaries, with their character offsets (models/passage.py).
+paragraph and sentence boundaries, with their character offsets (models/search.py).
 
 `split(text)` is pure: it returns spans (start, end) such that text[start:end] is the passage,
 never starting or ending in whitespace, in order and not overlapping. Offsets count Unicode
@@ -29,7 +29,7 @@ from sqlalchemy import delete, insert, select
 from extensions import db
 from models import Document, DocumentText
 from models.base import new_id
-from models.passage import Passage
+from models.search import Passage
 
 MIN_WORDS = 200
 TARGET_WORDS = 300

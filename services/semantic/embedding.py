@@ -23,8 +23,8 @@ from sqlalchemy import or_, select
 import clock
 from extensions import db, redis_store
 from models import Document
-from models.document_embedding import DocumentEmbedding, EmbeddingStatus
-from models.passage import Passage
+from models.search import Passage
+from models.semantic import DocumentEmbedding, EmbeddingStatus
 from services.core import queue
 from services.semantic import embedders, vectors
 

@@ -26,7 +26,7 @@ import clock
 from errors import conflict, not_found
 from extensions import db
 from models import DeliveryStatus, Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint
-from models.webhook import OPEN_STATUSES
+from models.webhooks import OPEN_STATUSES
 from services.audit import audit_log
 from services.core import events, signals, transaction
 from services.core.actors import Actor

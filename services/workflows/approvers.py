@@ -18,7 +18,7 @@ from models import (
     WorkflowCurrentApprover,
     WorkflowInstance,
 )
-from models.workflow import OPEN_STATES
+from models.workflows import OPEN_STATES
 
 
 def resolve(tenant_id: str, refs: Iterable[dict[str, Any]]) -> set[str]:

@@ -11,7 +11,7 @@ from sqlalchemy import exists, select
 import clock
 from extensions import db
 from models import WorkflowCurrentApprover, WorkflowInstance
-from models.workflow import OPEN_STATES
+from models.workflows import OPEN_STATES
 from services.core import transaction
 from services.notifications.notifications import Message, notify_admins
 from services.workflows import instances

@@ -18,7 +18,7 @@ import clock
 from errors import DomainError, FieldError, conflict, validation_failed
 from extensions import db
 from models import Document, User, WorkflowAction, WorkflowDefinition, WorkflowInstance
-from models.workflow import OPEN_STATES, InstanceState
+from models.workflows import OPEN_STATES, InstanceState
 from services.audit import audit_log
 from services.core import events, signals
 from services.core.actors import Actor

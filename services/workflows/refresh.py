@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from extensions import db
 from models import WorkflowInstance
-from models.workflow import OPEN_STATES
+from models.workflows import OPEN_STATES
 from services.core import transaction
 from services.workflows import instances
 

@@ -495,7 +495,7 @@ def test_trash_and_restore_with_htmx_swap_the_row(app, signed_in, member, tenant
 
 
 def test_restore_only_takes_documents_out_of_the_trash(app, admin_client, tenant, store_document):
-    from models.document import DocumentStatus
+    from models.documents import DocumentStatus
     from services.core import transaction
     from services.core.actors import Actor
     from services.documents import documents

@@ -15,7 +15,7 @@ from sqlalchemy import update
 import clock
 from extensions import db
 from models import Document
-from models.document import DocumentStatus
+from models.documents import DocumentStatus
 from services.documents.filters import DocumentFilters
 from services.search import common_words, index_merge, search
 from services.search.engines import sqlite

@@ -13,7 +13,7 @@ from extensions import db
 from models.base import TenantScoped, UTCDateTime, created_at_column, id_column
 
 if TYPE_CHECKING:
-    from models.tenant import Tenant
+    from models.accounts import Tenant
 
 # CONTRACT §3: the scope catalogue, with what each lets a caller do (shown in the portal).
 SCOPES: dict[str, str] = {
