@@ -16,8 +16,8 @@ from errors import DomainError
 from services.accounts import roles, sign_in
 from services.accounts.user_grants import UserGrant
 from services.core.transaction import transactional
+from services.lifecycle import deprecations
 from services.oauth import tokens
-from services.platform import deprecations
 
 FORM = "application/x-www-form-urlencoded"
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}

@@ -26,8 +26,7 @@ from functools import wraps
 from flask import Response, current_app, g, request
 
 from api.validation import parse_json_text
-from services.core import transaction
-from services.platform import idempotency
+from services.core import idempotency, transaction
 from tenancy import current_tenant
 
 HEADER = "Idempotency-Key"

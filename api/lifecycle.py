@@ -11,7 +11,7 @@ from flask import Flask, g, request
 from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from extensions import db
-from services.platform import deprecations
+from services.lifecycle import deprecations
 from tenancy import current_tenant, path_class
 
 log = logging.getLogger("dms.lifecycle")

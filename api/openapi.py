@@ -26,7 +26,7 @@ from api.openapi_components import (
 )
 from api.openapi_rules import humanize, operation, operation_id, tag_of, tags
 from api.validation import operation_documented
-from services.platform import deprecations
+from services.lifecycle import deprecations
 from tenancy import classify
 
 __all__ = ["RATE_LIMIT_HEADERS", "document", "openapi_document"]

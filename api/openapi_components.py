@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from models import SCOPES
-from services.platform import deprecations
-from services.platform.idempotency import MAX_KEY_LENGTH
+from services.core.idempotency import MAX_KEY_LENGTH
+from services.lifecycle import deprecations
 
 RATE_LIMIT_HEADERS = {
     "X-RateLimit-Limit": "The hourly quota in force for this caller.",

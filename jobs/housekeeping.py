@@ -17,11 +17,10 @@ from redis.exceptions import RedisError
 import clock
 from jobs import webhooks, workflows
 from services.analytics import requests as analytics_requests
-from services.core import queue, transaction
+from services.core import idempotency, queue, transaction
 from services.documents import blobs, purge
 from services.documents.blobs import blob_store
 from services.notifications import causes
-from services.platform import idempotency
 from services.push import reconciler as push_reconciler
 from services.search import common_words, index_merge, recovery
 

@@ -9,7 +9,7 @@ from flask import render_template
 import clock
 from portal.access import READERS, portal_tenant, roles_required
 from portal.blueprint import bp
-from services.platform import deprecations
+from services.lifecycle import deprecations
 
 
 @bp.get("/deprecations")

@@ -9,7 +9,7 @@ from flask import Blueprint, Flask, abort, render_template, url_for
 from markupsafe import Markup
 
 from portal.security import content_security_policy
-from services.platform import deprecations
+from services.lifecycle import deprecations
 
 GUIDES_DIR = Path(__file__).resolve().parent.parent / "docs" / "migrations"
 

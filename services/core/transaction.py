@@ -7,7 +7,7 @@ commit with `after_commit()` (enqueueing a job that reads the new rows) or happe
 rollback with `after_rollback()` (removing a stored file nobody will reference).
 
 Two documented exceptions commit on their own, because their purpose is to be visible at
-once: claiming an Idempotency-Key (services/platform/idempotency.py) and the follow-up units
+once: claiming an Idempotency-Key (services/core/idempotency.py) and the follow-up units
 of work that run after a commit (scheduling text extraction). Long batch operations run by
 jobs and the CLI (the trash purge, reindexing) commit once per batch, so a crash keeps the
 batches already done."""

@@ -77,7 +77,7 @@ def test_the_deprecated_form_variant_answers_the_same_with_headers_and_counts(
     assert "Deprecation" in response.headers and "Link" in response.headers
 
     with app.app_context():
-        from services.platform import deprecations
+        from services.lifecycle import deprecations
 
         rows = deprecations.usage_for_tenant(tenant.id)
     assert [(r.item.id, r.credential_id, r.count) for r in rows] == [

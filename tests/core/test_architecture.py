@@ -21,7 +21,7 @@ SERVICE_LAYERS = {
     "semantic": {"core", "documents"},
     "search": {"core", "documents", "semantic"},
     "copilot": {"core", "audit", "documents", "search", "semantic"},
-    "platform": {"core"},
+    "lifecycle": {"core"},
     "oauth": {"core", "audit", "accounts"},
     "passkeys": {"core", "audit", "accounts"},
     "webhooks": {"core", "audit"},

@@ -49,7 +49,7 @@ def test_same_key_with_a_different_request_is_422(upload, app):
 
 
 def test_key_still_in_progress_is_409(upload, app, tenant):
-    from services.platform import idempotency
+    from services.core import idempotency
 
     with app.app_context():
         idempotency.claim(tenant.id, "busy", "POST", "/api/v1/documents")
@@ -166,7 +166,7 @@ def test_document_and_its_stored_response_commit_together(upload, app, monkeypat
     event, key free), and the retry with the same key creates exactly one document."""
     from extensions import db
     from models import Event
-    from services.platform import idempotency
+    from services.core import idempotency
 
     real_complete = idempotency.complete
 

@@ -11,7 +11,7 @@ import pytest
 @pytest.fixture
 def deprecated_documents_list():
     """Registers GET /api/v1/documents as deprecated (sunset 2030-01-01) for one test."""
-    from services.platform import deprecations
+    from services.lifecycle import deprecations
 
     item = deprecations.Deprecation(
         id="documents-list-test",

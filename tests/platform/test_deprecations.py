@@ -80,7 +80,7 @@ def test_entities_is_past_its_sunset(client, headers, method, path):
 
 
 def test_the_form_encoded_login_variant_is_registered():
-    from services.platform import deprecations
+    from services.lifecycle import deprecations
 
     form = deprecations.match("POST", "/api/v1/login", "application/x-www-form-urlencoded")
     assert form is not None
@@ -111,7 +111,7 @@ def test_each_use_is_counted_per_tenant_and_credential(app, client, tenant, crea
         client.get("/api/v1/entities/ent_1", headers=auth_headers(secret_b, tenant.id))
 
     with app.app_context():
-        from services.platform import deprecations
+        from services.lifecycle import deprecations
 
         rows = {r.credential_label: r for r in deprecations.usage_for_tenant(tenant.id)}
     assert rows["ingest"].count == 3
