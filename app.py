@@ -44,7 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     import models  # noqa: F401  (registers every table on the metadata)
     import observability
     from api import auth as api_auth
-    from api import envelope, rate_limits
+    from api import envelope, limits
     from api import register as register_api
     from api.errors import register_error_handlers
     from portal import register as register_portal
@@ -54,7 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     envelope.init_app(app)
     key_cache.init_app(app)
     api_auth.init_app(app)  # identifies the caller before the limiter counts the request
-    rate_limits.init_app(app)  # after observability: its metrics registry takes our counter
+    limits.init_app(app)  # after observability: its metrics registry takes our counter
     api_auth.init_confirmation(app)  # after the limiter, whose round trip confirms the caller
     _protect_forms(app)
     register_error_handlers(app)

@@ -44,7 +44,7 @@ PATH_CLASSES: tuple[PathClass, ...] = (
     # Discovery documents, and the OAuth pages a browser visits (HTML forms).
     PathClass("well-known", ("/.well-known/",), "ip", documented=True),
     PathClass("oauth-pages", ("/oauth/",), "ip", envelope=False, documented=True, csrf=True),
-    # Operators only (api/internal.py); never counted, so monitoring cannot exhaust a budget.
+    # Operators only (api/operations.py); never counted, so monitoring cannot exhaust a budget.
     PathClass("internal", ("/internal/",)),
     # Public form pages (portal/public_forms.py): anyone may post them, so each client IP is
     # counted, and their forms carry a CSRF token like the portal's.

@@ -11,27 +11,25 @@ from api import (  # noqa: F401  (they attach their routes)
     copilot,
     documents,
     forms,
-    knowledge_graph,
+    graph,
     lifecycle,
     notifications,
     oauth,
     openapi,
+    operations,
     passkeys,
     push,
-    queue_dashboard,
     search,
-    similar,
+    semantic,
     webhooks,
     workflows,
 )
 from api.blueprint import bp
-from api.internal import bp as internal_bp
 
 
 def register(app: Flask) -> None:
     """Mount the API, the internal tier and the reference pages."""
     app.register_blueprint(bp)
-    app.register_blueprint(internal_bp)
-    queue_dashboard.init_app(app)
+    operations.init_app(app)
     lifecycle.init_app(app)
     oauth.init_app(app)

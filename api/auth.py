@@ -22,7 +22,7 @@ from flask import Flask, current_app, g, request
 from werkzeug.local import LocalProxy
 
 import tenancy
-from api import rate_limits
+from api import limits
 from errors import DomainError
 from extensions import db
 from services.accounts import roles, tokens, user_grants
@@ -159,7 +159,7 @@ def confirm_caller() -> None:
     for name in ("tenant", "credential", "caller_error"):
         g.pop(name, None)
     identify_caller()
-    rate_limits.recount(charged)
+    limits.recount(charged)
 
 
 def authenticate_request() -> None:

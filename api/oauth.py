@@ -1,19 +1,114 @@
 """The OAuth endpoints machines call (CONTRACT §4 and §9): /oauth/token (authorization code
 with PKCE, refresh), /oauth/revoke (RFC 7009) and the RFC 8414 metadata. They answer plain RFC
-6749 JSON (`error`, `error_description`), not the envelope. The page a person sees,
-/oauth/authorize, is the portal's (portal/oauth.py)."""
+6749 JSON (`error`, `error_description`), not the envelope, and the OpenAPI document describes
+them so (form-encoded bodies, RFC 6749 answers). The page a person sees, /oauth/authorize, is
+the portal's (portal/oauth.py)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Blueprint, Flask, g, jsonify, request, url_for
 
 import tenancy
-from api import oauth_docs
 from api.openapi_rules import operation
+from api.schemas.accounts import TokenOut
 from api.validation import operation_documented
 from models import SCOPES
 from services.core.transaction import transactional
 from services.oauth import server as oauth_server
+
+OAUTH_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {"type": "string", "examples": ["invalid_grant"]},
+        "error_description": {"type": "string"},
+    },
+}
+
+
+def _form(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "required": True,
+        "content": {
+            "application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "required": required, "properties": properties}
+            }
+        },
+    }
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_STRING = {"type": "string"}
+_ERRORS = {
+    "400": _json(OAUTH_ERROR, "RFC 6749 §5.2 error (invalid_request, invalid_grant, ...)."),
+    "401": _json(OAUTH_ERROR, "invalid_client: the client failed to authenticate."),
+}
+
+TOKEN = {
+    "requestBody": _form(
+        {
+            "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token"]},
+            "code": _STRING,
+            "redirect_uri": _STRING,
+            "client_id": _STRING,
+            "client_secret": {**_STRING, "description": "Confidential clients (or Basic auth)."},
+            "code_verifier": {"type": "string", "pattern": "^[A-Za-z0-9._~-]{43,128}$"},
+            "refresh_token": _STRING,
+        },
+        ["grant_type"],
+    ),
+    "responses": {
+        "200": _json(TokenOut.model_json_schema(), "The tokens (RFC 6749 §5.1)."),
+        **_ERRORS,
+    },
+}
+
+REVOKE = {
+    "requestBody": _form(
+        {
+            "token": _STRING,
+            "token_type_hint": {"type": "string", "enum": ["refresh_token", "access_token"]},
+            "client_id": _STRING,
+            "client_secret": _STRING,
+        },
+        ["token"],
+    ),
+    "responses": {"200": _json({"type": "object"}, "Revoked (or unknown: RFC 7009)."), **_ERRORS},
+}
+
+METADATA = {
+    "responses": {"200": _json({"type": "object"}, "RFC 8414 authorization server metadata.")}
+}
+
+_HTML = {"text/html": {"schema": {"type": "string"}}}
+AUTHORIZE = {
+    "parameters": [
+        {"name": name, "in": "query", "required": name != "state", "schema": schema}
+        for name, schema in (
+            ("response_type", {"type": "string", "enum": ["code"]}),
+            ("client_id", _STRING),
+            ("redirect_uri", _STRING),
+            ("scope", {**_STRING, "description": "Space-separated scopes."}),
+            ("code_challenge", {"type": "string", "pattern": "^[A-Za-z0-9._~-]{43,128}$"}),
+            ("code_challenge_method", {"type": "string", "enum": ["S256"]}),
+            ("state", _STRING),
+        )
+    ],
+    "responses": {
+        "200": {"description": "The sign-in or consent page.", "content": _HTML},
+        "302": {"description": "Back to the app's redirect URI with `code` (or `error`) and "
+                "`state`, or to the sign-in page."},
+        "400": {"description": "An unknown app or unregistered redirect URI (never redirected),"
+                " or a refused form.", "content": _HTML},
+        "403": {"description": "The app belongs to another workspace.", "content": _HTML},
+    },
+}  # fmt: skip
+
 
 bp = Blueprint("oauth", __name__)
 
@@ -32,7 +127,7 @@ def _invalid_request():
 
 
 @bp.post("/oauth/token")
-@operation_documented(oauth_docs.TOKEN)
+@operation_documented(TOKEN)
 @transactional  # a refused reuse still commits the family it revoked
 @operation("issueOauthToken")
 def token():
@@ -45,7 +140,7 @@ def token():
 
 
 @bp.post("/oauth/revoke")
-@operation_documented(oauth_docs.REVOKE)
+@operation_documented(REVOKE)
 @transactional
 @operation("revokeOauthToken")
 def revoke():
@@ -58,7 +153,7 @@ def revoke():
 
 
 @bp.get("/.well-known/oauth-authorization-server")
-@operation_documented(oauth_docs.METADATA)
+@operation_documented(METADATA)
 @operation("getOauthServerMetadata")
 def metadata():
     """RFC 8414: where the endpoints are and what this server supports (S256 only)."""

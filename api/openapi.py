@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask, current_app, jsonify
 from pydantic import BaseModel
 
-from api import oauth_docs
+from api import oauth
 from api.auth import public
 from api.blueprint import bp
 from api.openapi_components import (
@@ -39,7 +39,7 @@ _BODY_METHODS = ("POST", "PUT", "PATCH")
 # with the names the portal's views cannot give themselves (portal never imports api).
 PAGES = {
     "portal.oauth_authorize": {
-        "operation": oauth_docs.AUTHORIZE,
+        "operation": oauth.AUTHORIZE,
         "summary": "Authorization page: sign in, consent, back to the app with a code",
         "operation_id": {"GET": "getOauthAuthorization", "POST": "submitOauthAuthorization"},
         "takes_body": False,

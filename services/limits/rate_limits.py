@@ -1,7 +1,7 @@
 """Rate limits (spec 8.1, CONTRACT §5) beyond counting: the state of a request's windows (for
 the headers, the 429's wait and the portal's meters), and what happens when Redis is
 unreachable (fail open, or closed by configuration). Which windows count a request is
-windows.py's; the counting is Flask-Limiter's (api/rate_limits.py) on the moving window of
+windows.py's; the counting is Flask-Limiter's (api/limits.py) on the moving window of
 moving_window.py."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ STORAGE_ERRORS = (StorageError, RedisError, OSError)
 
 
 def _limiter():
-    """The app's Flask-Limiter `Limiter` (api/rate_limits.py builds one per app)."""
+    """The app's Flask-Limiter `Limiter` (api/limits.py builds one per app)."""
     return current_app.extensions["dms.limiter"]
 
 

@@ -16,7 +16,7 @@ DEAD_REDIS = "redis://127.0.0.1:1/0"
 def test_parallel_hits_at_the_edge_never_exceed_the_window(app):
     """64 threads race for a window of 20 through the app's limiter (Flask-Limiter's strategy
     on our Redis) itself."""
-    from api.rate_limits import limiter
+    from api.limits import limiter
     from services.limits import windows
 
     window = windows.Window("burst", "tenant", "race", 20, 60)
@@ -107,7 +107,7 @@ def test_both_documented_strategies_enforce_the_burst(make_app, limited_tenant, 
 def test_counting_survives_redis_forgetting_its_scripts(app, client, headers):
     """Scripts run by hash in one round trip; after SCRIPT FLUSH (a Redis restart) the
     limiter loads them again instead of failing open."""
-    from api.rate_limits import limiter
+    from api.limits import limiter
 
     first = client.get("/api/v1/documents", headers=headers)
     with app.app_context():
@@ -123,7 +123,7 @@ def test_counting_survives_redis_forgetting_its_scripts(app, client, headers):
 def test_a_script_reload_never_counts_a_request_twice(app, client, headers):
     """Redis knows the acquire script but not the read (a restart raced the first request):
     only the refused read runs again, never the acquire that went through."""
-    from api.rate_limits import limiter
+    from api.limits import limiter
 
     with app.app_context():
         storage = limiter().storage
@@ -140,7 +140,7 @@ def test_one_request_counts_once_in_each_window_whatever_this_process_remembers(
 ):
     """A window remembered as roomy must not make a later window's check acquire again in the
     windows already counted for this request."""
-    from api.rate_limits import limiter
+    from api.limits import limiter
 
     tenant, headers = limited_tenant(hourly=10, burst=10)
     with app.app_context():

@@ -86,7 +86,7 @@ def test_429_carries_the_headers(client, limited_tenant):
 
 
 def test_a_path_no_route_matches_is_charged_to_the_callers_ip(client):
-    """The limiter counts every API request, routed or not (api/rate_limits.py counts the
+    """The limiter counts every API request, routed or not (api/limits.py counts the
     windows itself: Flask-Limiter's own check exempts requests without an endpoint)."""
     first = client.get("/api/v1/no-such-thing")
     second = client.get("/api/v1/no-such-thing")
