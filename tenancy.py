@@ -46,7 +46,7 @@ PATH_CLASSES: tuple[PathClass, ...] = (
     PathClass("oauth-pages", ("/oauth/",), "ip", envelope=False, documented=True, csrf=True),
     # Operators only (api/operations.py); never counted, so monitoring cannot exhaust a budget.
     PathClass("internal", ("/internal/",)),
-    # Public form pages (portal/public_forms.py): anyone may post them, so each client IP is
+    # Public form pages (portal/forms.py): anyone may post them, so each client IP is
     # counted, and their forms carry a CSRF token like the portal's.
     PathClass("public-forms", ("/f/",), "ip", envelope=False, rate_headers=False, csrf=True),
     # The portal, /docs and static files: HTML, session cookies, a sign-in throttle of its own.

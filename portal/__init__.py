@@ -6,27 +6,23 @@ from __future__ import annotations
 from flask import Flask
 
 from portal import (  # noqa: F401  (they attach their views)
-    approvals,
-    audit_log,
-    auth,
+    accounts,
+    audit,
     copilot,
     dashboard,
-    deprecations,
-    document_files,
     documents,
-    entities,
     forms,
+    graph,
     keys,
     layout,
+    lifecycle,
     notifications,
     oauth,
     passkeys,
-    public_forms,
     reference,
     security,
-    users,
     webhooks,
-    workflow_definitions,
+    workflows,
 )
 from portal.blueprint import bp
 

@@ -12,20 +12,11 @@ from models import SCOPES, ApiKey
 from portal.access import ADMIN, READERS, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.charts import bar_chart, sparkline
+from portal.layout import NO_STORE, field_errors
 from services.audit import audit_queries
 from services.core.transaction import transactional
 from services.keys import api_keys
 from services.limits import usage
-
-NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
-
-
-def field_errors(error: DomainError) -> dict[str, list[str]]:
-    """The service's error objects grouped by form field, for messages beside each input."""
-    grouped: dict[str, list[str]] = {}
-    for item in error.errors:
-        grouped.setdefault(item.field or "form", []).append(item.message)
-    return grouped
 
 
 def _key_row(key: ApiKey) -> dict:

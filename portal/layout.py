@@ -9,8 +9,12 @@ from flask import Flask, current_app, request, url_for
 from flask_login import current_user
 
 import clock
+from errors import DomainError
 from portal.access import can_write
 from portal.nav import entries_for
+
+# Pages that show a secret once, and their answers to a form that created one.
+NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 ACTION_LABELS = {
     "api_key.created": "API key created",
@@ -112,3 +116,11 @@ def init_app(app: Flask) -> None:
     @app.context_processor
     def portal_context():
         return {"nav_entries": _nav, "can_write": can_write}
+
+
+def field_errors(error: DomainError) -> dict[str, list[str]]:
+    """The service's error objects grouped by form field, for messages beside each input."""
+    grouped: dict[str, list[str]] = {}
+    for item in error.errors:
+        grouped.setdefault(item.field or "form", []).append(item.message)
+    return grouped

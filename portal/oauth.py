@@ -20,15 +20,13 @@ from extensions import db
 from models import SCOPES, OAuthClient, User
 from portal.access import ADMIN, TENANT_ROLES, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.keys import field_errors
+from portal.layout import NO_STORE, field_errors
 from portal.security import allow_form_redirect_to
 from services.accounts import roles
 from services.audit import audit_log
 from services.core.transaction import transactional
 from services.oauth import clients, consents
 from services.oauth import server as oauth_server
-
-NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
 
 def _refused(code: str, message: str, status: int = 400):

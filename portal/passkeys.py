@@ -3,7 +3,7 @@ renames, removes and adds their own, and signing in with a passkey from the sign
 
 The ceremonies run in the browser (static/js/passkeys.js) against the JSON endpoints here,
 which take the session cookie and the CSRF token (X-CSRFToken header), never a bearer token.
-A passkey sign-in starts a portal session exactly as the password does (portal/auth.py); the
+A passkey sign-in starts a portal session exactly as the password does (portal/accounts.py); the
 password throttle does not apply, as there is no secret to guess."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from errors import DomainError
 from extensions import db
 from models import User
 from portal.access import TENANT_ROLES, portal_actor, roles_required
-from portal.auth import _landing, _safe_next
+from portal.accounts import _landing, _safe_next
 from portal.blueprint import bp
 from portal.security import SESSION_KEY
 from services.accounts import sessions, tenants

@@ -18,7 +18,7 @@ from models.webhooks import OPEN_STATUSES
 from portal.access import ADMIN, READERS, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.charts import timeline
-from portal.keys import NO_STORE, field_errors
+from portal.layout import NO_STORE, field_errors
 from services.core.transaction import transactional
 from services.webhooks import deliveries, endpoints, overview, replay, wire
 from services.webhooks.catalogue import CATALOGUE, DIRECT_ONLY, WILDCARD

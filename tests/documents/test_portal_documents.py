@@ -271,7 +271,7 @@ def test_a_query_without_words_or_too_long_is_an_error_beside_the_search_box(adm
 
 
 def test_snippets_that_carry_any_other_tag_are_shown_escaped():
-    from portal.documents import snippet_html
+    from portal.documents.pages import snippet_html
 
     assert str(snippet_html("a <mark>b</mark> &amp; c")) == "a <mark>b</mark> &amp; c"
     assert str(snippet_html("<mark>b</mark><img src=x>")) == (
@@ -341,7 +341,7 @@ def test_detail_shows_why_there_is_no_text(app, admin_client, tenant, store_docu
 def test_the_workflow_panel_is_a_hook_that_renders_nothing_yet(
     admin_client, tenant, store_document, monkeypatch
 ):
-    from portal import documents as page
+    from portal.documents import pages as page
 
     document_id = store_document(tenant, b"x", "x.txt")
     seen = []
@@ -444,7 +444,7 @@ def test_other_types_have_no_preview_and_download_instead(admin_client, tenant, 
 
 
 def test_a_text_preview_stops_at_a_mebibyte(admin_client, tenant, store_document):
-    from portal.document_files import TEXT_PREVIEW_BYTES
+    from portal.documents.files import TEXT_PREVIEW_BYTES
 
     document_id = store_document(tenant, b"a" * (TEXT_PREVIEW_BYTES + 10), "big.txt")
     response = admin_client.get(f"/documents/{document_id}/preview")

@@ -1,11 +1,14 @@
-"""Knowledge-graph pages (issue 14): the entity browser (a list with a type filter and a
-name search), an entity's page (aliases, properties, relationships, the documents that
-mention it, and its neighbourhood drawn as SVG beside a table of the same), and, for admins,
-create, edit and delete of entities and relationships. Every form is a plain POST."""
+"""Knowledge-graph pages: the entity browser (a list with a type filter and a name search), an
+entity's page (aliases, properties, relationships, the documents that mention it, and its
+neighbourhood drawn as SVG on the server beside a table of the same: the entity in the centre,
+each depth on its own circle, nodes spread evenly in id order, relationships as lines), and,
+for admins, create, edit and delete of entities and relationships. Every form is a plain POST."""
 
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import dataclass
 
 from flask import flash, redirect, render_template, request, url_for
 from sqlalchemy import select
@@ -15,10 +18,74 @@ from extensions import db
 from models import Entity
 from portal.access import ADMIN, TENANT_ROLES, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.graph_view import layout
-from portal.keys import field_errors
+from portal.layout import field_errors
 from services.core.transaction import transactional
 from services.graph import entities, mentions, neighbors, relationships
+from services.graph.neighbors import Neighborhood
+
+SIZE = 560
+MARGIN = 60  # room for the outer ring's labels
+LABEL_CHARS = 18
+
+
+@dataclass(frozen=True)
+class Node:
+    id: str
+    label: str
+    title: str
+    type: str
+    depth: int
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Edge:
+    type: str
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class GraphView:
+    size: int
+    nodes: list[Node]
+    edges: list[Edge]
+    rings: list[float]
+
+
+def layout(found: Neighborhood) -> GraphView:
+    centre = SIZE / 2
+    by_depth: dict[int, list] = {}
+    for entity, depth in found.entities:
+        by_depth.setdefault(depth, []).append(entity)
+    ring = (centre - MARGIN) / max(max(by_depth, default=1), 1)  # the rings fill the picture
+    nodes: dict[str, Node] = {}
+    for depth, members in sorted(by_depth.items()):
+        radius = depth * ring
+        offset = depth * 0.5  # turn each ring a little so labels of rings do not line up
+        for i, entity in enumerate(members):
+            angle = offset + 2 * math.pi * i / len(members)
+            label = entity.name if len(entity.name) <= LABEL_CHARS else entity.name[:17] + "…"
+            nodes[entity.id] = Node(
+                id=entity.id,
+                label=label,
+                title=f"{entity.name} ({entity.type})",
+                type=entity.type,
+                depth=depth,
+                x=round(centre + radius * math.cos(angle), 1),
+                y=round(centre + radius * math.sin(angle), 1),
+            )
+    edges = [
+        Edge(r.type, a.x, a.y, b.x, b.y)
+        for r in found.relationships
+        if (a := nodes.get(r.source_id)) is not None and (b := nodes.get(r.target_id)) is not None
+    ]
+    rings = [d * ring for d in sorted(by_depth) if d]
+    return GraphView(SIZE, list(nodes.values()), edges, rings)
+
 
 PAGE_SIZE = 25
 TARGET_CHOICES = 200  # entities offered as a relationship's target
@@ -76,7 +143,7 @@ def entities_page():
         )
     )
     return render_template(
-        "portal/entities/index.html",
+        "portal/graph/index.html",
         rows=rows,
         types=types,
         type=type_,
@@ -87,7 +154,7 @@ def entities_page():
 
 def _render_new(fields: dict, errors: dict, status: int = 200):
     return render_template(
-        "portal/entities/new.html", fields=fields, errors=errors, types=COMMON_TYPES
+        "portal/graph/new.html", fields=fields, errors=errors, types=COMMON_TYPES
     ), status
 
 
@@ -131,7 +198,7 @@ def _render_detail(entity: Entity, fields: dict, errors: dict, status: int = 200
         .limit(TARGET_CHOICES)
     ).all()
     return render_template(
-        "portal/entities/detail.html",
+        "portal/graph/detail.html",
         entity=entity,
         fields=fields,
         errors=errors,

@@ -20,7 +20,7 @@ def deprecation_notices():
     rows = deprecations.usage_for_tenant(tenant.id)
     in_use = {row.item.id for row in rows}
     return render_template(
-        "portal/deprecations/index.html",
+        "portal/lifecycle/index.html",
         tenant=tenant,
         rows=rows,
         now=now,

@@ -82,7 +82,7 @@ def audit_export():
 @bp.get("/support")
 @roles_required(*SUPPORT)
 def support_tenants():
-    return render_template("portal/support/tenants.html", tenants=tenants.list_tenants())
+    return render_template("portal/accounts/support_tenants.html", tenants=tenants.list_tenants())
 
 
 @bp.get("/support/tenants/<slug>/audit")

@@ -16,14 +16,14 @@ from extensions import db
 from models.documents import Document, DocumentStatus
 from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.document_browse import (
+from portal.documents.files import TEXT_PREVIEW_BYTES, preview_kind
+from portal.documents.filters import (
     SORT_CHOICES,
     STATUS_CHOICES,
     TYPE_CHOICES,
     BrowseForm,
     read_form,
 )
-from portal.document_files import TEXT_PREVIEW_BYTES, preview_kind
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional

@@ -1,0 +1,4 @@
+"""Documents in the portal: the Documents page with its filters and search (pages, filters) and
+a document's bytes, downloaded or previewed inline (files)."""
+
+from portal.documents import files, pages  # noqa: F401  (they attach their views)
