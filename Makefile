@@ -43,10 +43,10 @@ test: install-dev
 ## make screenshots: refresh docs/screenshots/ from the browser tests.
 screenshots: install-dev
 	bash scripts/install-system-packages.sh
-	DMS_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q tests/browser
+	DMS_SCREENSHOT_DIR=docs/screenshots $(BIN)/python -m pytest -q -m browser
 
 ## make client: regenerate the Python SDK in clients/python/ from the served OpenAPI document
-## (tests/sdk fails until the result is committed whenever an operation changes).
+## (tests/openapi fails until the result is committed whenever an operation changes).
 client: install-dev
 	$(BIN)/python -m clients.generate
 

@@ -10,7 +10,7 @@ from flask.cli import AppGroup
 from tqdm import tqdm
 
 from extensions import db
-from jobs.extraction import extract_document
+from jobs.search import extract_document
 from models import Document
 from services.core import transaction
 from services.documents import migration, purge

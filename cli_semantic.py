@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from cli_documents import documents_cli
 from extensions import db
-from jobs.embeddings import embed_document
+from jobs.semantic import embed_document
 from models.semantic import EmbeddingStatus
 from services.semantic import embedders, embedding
 

@@ -163,7 +163,7 @@ class OpenAPIBuilder:
         return op
 
     def _unique(self, candidate: str) -> str:
-        """Two views with one name get a numeric suffix, which tests/sdk refuses: give one of
+        """Two views with one name get a numeric suffix, which tests/openapi refuses: give one of
         them `@operation("…")`."""
         base, n = candidate, 2
         while candidate in self.operation_ids:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-# The first word of every operationId (tests/sdk checks it): verb, then noun.
+# The first word of every operationId (tests/openapi checks it): verb, then noun.
 VERBS = frozenset(
     {
         "accept", "add", "answer", "approve", "archive", "ask", "assign", "attach", "cancel",

@@ -56,12 +56,12 @@ def worker_process(workdir: Path, mode: str) -> None:
     os.dup2(log, 1)  # RQ logs every job at INFO; kept beside the database, off the terminal
     os.dup2(log, 2)
     if mode == "single":
-        import jobs.extraction
+        import jobs.search
         from services.core import queue
 
         queue.QUEUE_NAMES = ("default",)
         # No current job is how extract_document knows to OCR in place (the CLI's --inline).
-        jobs.extraction.get_current_job = lambda: None
+        jobs.search.get_current_job = lambda: None
     from jobs.worker import run_worker
 
     run_worker(make_app(workdir, mode))

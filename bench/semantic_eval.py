@@ -34,7 +34,7 @@ import embedded_redis  # noqa: E402
 from app import create_app  # noqa: E402
 from config import engine_options  # noqa: E402
 from extensions import db  # noqa: E402
-from jobs.extraction import extract_document  # noqa: E402
+from jobs.search import extract_document  # noqa: E402
 from models import SCOPES, Passage, Tenant  # noqa: E402
 from services.accounts import tenants  # noqa: E402
 from services.copilot import retrieval  # noqa: E402

@@ -1,5 +1,5 @@
 """Regenerates the Python client in clients/python/ from the OpenAPI document the app serves
-(`make client`); tests/sdk runs the same steps against a live server and fails on drift.
+(`make client`); tests/openapi runs the same steps against a live server and fails on drift.
 
 The document is written in one canonical form (keys sorted, as the API serves it) and the
 client is generated from that text, so the same document always gives the same files."""

@@ -17,7 +17,7 @@ from rq.worker import WorkerStatus
 
 from extensions import db, redis_store
 from jobs import housekeeping
-from jobs.extraction import JOBS_UNDER_LIMITS
+from jobs.search import JOBS_UNDER_LIMITS
 from services.core import queue
 from services.search import limits
 

@@ -17,7 +17,7 @@ from tests.helpers import PASSWORD, auth_headers, sign_in
 from tests.support import run_jobs, stored_document
 
 RUN_ID = uuid.uuid4().hex[:8]
-pytest_plugins = ["tests.installations"]  # fresh_install
+pytest_plugins = ["tests.installations", "tests.s3_server"]  # fresh_install; the S3 server
 
 
 def _worker_suffix() -> str:

@@ -81,3 +81,15 @@ def forget_jobs() -> None:
     for job_id in registry.get_job_ids():
         registry.remove(job_id, delete_job=True)
     queue.queue().empty()
+
+
+def user_token(app, user) -> str:
+    from models import SCOPES
+    from services.accounts import tokens
+
+    with app.app_context():
+        return tokens.issue_access_token(user, sorted(SCOPES), app.config["SECRET_KEY"])
+
+
+def bearer(app, tenant, user) -> dict[str, str]:
+    return auth_headers(user_token(app, user), tenant.id)

@@ -30,7 +30,7 @@ def queue(name: str = "default") -> Queue:
 
 
 def enqueue(job_name: str, *args: Any, queue_name: str = "default", **kwargs: Any) -> Job:
-    """Enqueue the job function `job_name` ("jobs.extraction.extract_document")."""
+    """Enqueue the job function `job_name` ("jobs.search.extract_document")."""
     return queue(queue_name).enqueue(job_name, *args, **kwargs)
 
 

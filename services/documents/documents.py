@@ -2,7 +2,7 @@
 (services/document_uploads.py), changing, trashing and restoring them, serving their content,
 and the events they emit.
 
-Text extraction and search are another module's (jobs/extraction.py, services/indexing.py);
+Text extraction and search are another module's (jobs/search.py, services/search/indexing.py);
 this one calls `schedule_extraction` after new content commits and `indexing.refresh` when
 a searchable field changes."""
 

@@ -165,12 +165,12 @@ def mark_pending(document: Document) -> DocumentText:
     return row
 
 
-EXTRACTION_JOB = "jobs.extraction.extract_document"
-OCR_JOB = "jobs.extraction.ocr_document"
+EXTRACTION_JOB = "jobs.search.extract_document"
+OCR_JOB = "jobs.search.ocr_document"
 # Past the CPU budget of the work horse, only a stalled call (storage, database) is left.
 EXTRACTION_TIMEOUT = 15 * 60
 # A crash of the work horse (killed) is retried; extract_text never raises, and a job stopped
-# by a process limit records it and returns (jobs/extraction.py), so neither is retried.
+# by a process limit records it and returns (jobs/search.py), so neither is retried.
 EXTRACTION_RETRY = Retry(max=2, interval=[60, 300])
 
 

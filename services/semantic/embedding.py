@@ -30,7 +30,7 @@ from services.semantic import embedders, vectors
 
 log = logging.getLogger("dms.semantic")
 
-EMBED_JOB = "jobs.embeddings.embed_document"
+EMBED_JOB = "jobs.semantic.embed_document"
 # The job itself is tried again after the endpoint kept failing through its own attempts.
 EMBED_RETRY = Retry(max=3, interval=[60, 300, 900])
 EMBED_TIMEOUT = 30 * 60

@@ -190,7 +190,7 @@ def test_tenants_see_only_their_own_figures(
 
 
 def test_analytics_read_scope_is_needed(app, client, tenant, create_key, member):
-    from tests.accounts.passkey_support import bearer
+    from tests.helpers import bearer
 
     _, secret = create_key(tenant, scopes=["documents:read"])
     for path in (f"{API}/summary", f"{API}/usage?metric=uploads"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.accounts.passkey_support import bearer
+from tests.helpers import bearer
 
 
 @pytest.fixture

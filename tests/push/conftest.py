@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from joserfc import jwt
 from joserfc.jwk import ECKey, RSAKey
 
-from tests.accounts.passkey_support import bearer
+from tests.helpers import bearer
 from tests.push.fakes import FakeApns, FakeHttp, Received, Reply
 
 APNS_TOPIC = "com.example.dms"

@@ -16,8 +16,7 @@ from config import WEBPUSH_HOSTS
 from extensions import db
 from models import PushSubscription
 from services.webhooks.addresses import refusal_reason
-from tests.accounts.passkey_support import bearer
-from tests.helpers import audit_actions, auth_headers
+from tests.helpers import audit_actions, auth_headers, bearer
 from tests.push.conftest import APNS_TOKEN, FCM_TOKEN, Browser, b64url
 
 API = "/api/v1/push/subscriptions"

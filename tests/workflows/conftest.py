@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.accounts.passkey_support import bearer
+from tests.helpers import bearer
 
 API = "/api/v1/workflows"
 

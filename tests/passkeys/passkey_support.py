@@ -1,26 +1,13 @@
-"""Helpers of the passkey tests: a user's bearer token, registering and signing in with a
+"""Helpers of the passkey tests: registering and signing in with a
 software authenticator (tests/webauthn_authenticator.py) through the API, and reading back
 what was stored and audited."""
 
 from __future__ import annotations
 
-from tests.helpers import auth_headers
 from tests.webauthn_authenticator import SoftwareAuthenticator
 
 API = "/api/v1/auth/passkeys"
 TOKEN_KEYS = {"access_token", "token_type", "expires_in", "refresh_token", "scope"}
-
-
-def user_token(app, user) -> str:
-    from models import SCOPES
-    from services.accounts import tokens
-
-    with app.app_context():
-        return tokens.issue_access_token(user, sorted(SCOPES), app.config["SECRET_KEY"])
-
-
-def bearer(app, tenant, user) -> dict[str, str]:
-    return auth_headers(user_token(app, user), tenant.id)
 
 
 def register(client, headers, authenticator, name=None, **forged):

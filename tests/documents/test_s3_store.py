@@ -12,7 +12,7 @@ import pytest
 
 from services.documents.s3_storage import S3BlobStore
 from services.documents.storage import BlobTooLarge, StoredBlob, iter_range
-from tests.storage.conftest import keys, open_uploads
+from tests.s3_server import keys, open_uploads
 
 TENANT = "acme"
 PAYLOAD = bytes(range(256)) * 4099 + b"\x00tail\xff"  # ~1 MiB, not chunk-aligned

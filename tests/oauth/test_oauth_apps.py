@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tests.accounts.test_oauth import REDIRECT, authorize, code_of, consent, exchange, pkce
 from tests.helpers import audit_actions, post, sign_in
+from tests.oauth.test_oauth import REDIRECT, authorize, code_of, consent, exchange, pkce
 
 _CLIENT_ID = re.compile(r'<code id="client-id">([^<]+)</code>')
 _SECRET = re.compile(r'<code id="client-secret">([^<]+)</code>')
@@ -58,7 +58,7 @@ def test_registering_needs_an_admin(client, tenant, member):
 def test_deleting_an_app_ends_its_tokens_and_another_workspaces_app_is_404(
     app, admin_client, tenant, other_tenant
 ):
-    from tests.accounts.test_oauth import api
+    from tests.oauth.test_oauth import api
 
     html = _register(admin_client).get_data(as_text=True)
     client_id = _CLIENT_ID.search(html).group(1)
@@ -148,7 +148,7 @@ def test_a_registration_without_the_csrf_token_creates_nothing(app, admin_client
 
 def test_an_app_with_one_redirect_uri_may_leave_it_out_of_both_requests(app, admin_client, tenant):
     """RFC 6749 §4.1.3: the exchange repeats redirect_uri only if the authorization sent it."""
-    from tests.accounts.test_oauth import code_of as _code_of
+    from tests.oauth.test_oauth import code_of as _code_of
 
     html = _register(admin_client).get_data(as_text=True)
     client_id = _CLIENT_ID.search(html).group(1)

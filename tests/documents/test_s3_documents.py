@@ -13,7 +13,7 @@ from models import Document
 from services.documents.blobs import blob_store
 from services.documents.s3_storage import S3BlobStore
 from tests.helpers import auth_headers
-from tests.storage.conftest import keys
+from tests.s3_server import keys
 from tests.support import run_jobs, stored_document
 
 CONTENT = b"quarterly figures for the harbour project\n" * 2000

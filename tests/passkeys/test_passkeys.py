@@ -12,11 +12,11 @@ import os
 
 import pytest
 
-from tests.accounts.passkey_support import (
+from tests.helpers import audit_actions, auth_headers, bearer
+from tests.passkeys.passkey_support import (
     API,
     TOKEN_KEYS,
     audit_entries,
-    bearer,
     options_for_sign_in,
     refused,
     register,
@@ -24,7 +24,6 @@ from tests.accounts.passkey_support import (
     sign_in_with,
     stored_passkey,
 )
-from tests.helpers import audit_actions, auth_headers
 from tests.webauthn_authenticator import SoftwareAuthenticator, b64url, unb64url
 
 # --- the API: registration and sign-in -------------------------------------------------------

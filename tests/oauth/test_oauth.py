@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import clock
-from tests.accounts.conftest import REDIRECT
 from tests.helpers import audit_actions, auth_headers, csrf_token, sign_in
+from tests.oauth.conftest import REDIRECT
 
 
 def pkce() -> tuple[str, str]:

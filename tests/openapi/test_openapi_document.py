@@ -32,7 +32,7 @@ def test_every_public_route_is_documented_with_its_errors(app, client):
         if "<path:" in rule.rule:
             continue
         if "listed" in getattr(app.view_functions[rule.endpoint], "api_doc", {}):
-            continue  # a catch-all documented once (tests/sdk checks it is)
+            continue  # a catch-all documented once (tests/openapi checks it is)
         path = re.sub(r"<(?:[a-z]+(?:\([^)]*\))?:)?(\w+)>", r"{\1}", rule.rule)
         for method in (rule.methods or set()) - {"HEAD", "OPTIONS"}:
             expected.add((method, path))

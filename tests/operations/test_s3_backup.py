@@ -11,8 +11,7 @@ import json
 import pytest
 
 from tests.operations.ops_support import Content, cli, download, upload
-from tests.s3_server import new_bucket
-from tests.storage.conftest import keys
+from tests.s3_server import keys, new_bucket
 
 
 @pytest.fixture

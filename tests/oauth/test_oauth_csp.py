@@ -1,12 +1,12 @@
 """Browsers apply CSP `form-action` to every redirect after a form is sent: the consent page
 and a sign-in that continues an authorization must allow the app's registered origin (and
-nothing else), or Chromium stops on our page (tests/browser/test_oauth_browser.py)."""
+nothing else), or Chromium stops on our page (tests/oauth/test_oauth_browser.py)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from tests.accounts.test_oauth import REDIRECT, authorize, pkce
+from tests.oauth.test_oauth import REDIRECT, authorize, pkce
 
 
 def _form_action(response) -> str:

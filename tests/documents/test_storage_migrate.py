@@ -13,7 +13,7 @@ from models import Document
 from services.documents import migration
 from services.documents.blobs import blob_store
 from tests.helpers import auth_headers
-from tests.storage.conftest import keys
+from tests.s3_server import keys
 from tests.support import stored_document
 
 CONTENTS = [f"document number {n}\n".encode() * (n + 1) for n in range(6)]

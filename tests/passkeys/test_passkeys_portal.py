@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from tests.accounts.passkey_support import (
+from tests.helpers import PASSWORD, audit_actions, csrf_token, post, sign_in
+from tests.passkeys.passkey_support import (
     audit_entries,
     registered,
     stored_passkey,
 )
-from tests.helpers import PASSWORD, audit_actions, csrf_token, post, sign_in
 from tests.webauthn_authenticator import SoftwareAuthenticator
 
 
