@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -45,9 +47,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     import observability
     from api import auth as api_auth
     from api import envelope, limits
-    from api import register as register_api
     from api.errors import register_error_handlers
-    from portal import register as register_portal
     from services.keys import key_cache
 
     observability.init_app(app)
@@ -58,9 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     api_auth.init_confirmation(app)  # after the limiter, whose round trip confirms the caller
     _protect_forms(app)
     register_error_handlers(app)
-    register_api(app)
-    register_portal(app)
-    _subscribe_capabilities()
+    _mount_capabilities(app)
 
     _trust_proxies(app)
     if commands:
@@ -92,26 +90,28 @@ def _trust_proxies(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=count, x_host=0)  # type: ignore[method-assign]
 
 
-def _subscribe_capabilities() -> None:
-    """Connect the receivers through which capabilities follow each other's changes
-    (services/core/signals.py)."""
-    from services.analytics import subscriptions as analytics_subscriptions
-    from services.graph import subscriptions as graph_subscriptions
-    from services.notifications import subscriptions as notification_subscriptions
-    from services.push import subscriptions as push_subscriptions
-    from services.search import subscriptions
-    from services.semantic import subscriptions as semantic_subscriptions
-    from services.webhooks import subscriptions as webhook_subscriptions
-    from services.workflows import subscriptions as workflow_subscriptions
+def _mount_capabilities(app: Flask) -> None:
+    """Every capability of capabilities.py: its `api/<name>` and `portal/<name>` modules attach
+    their views to the shared blueprints when imported (and mount what else they serve with
+    `mount(app)`), and its `services/<name>/subscriptions.py` connects the receivers through
+    which it follows other capabilities' changes (services/core/signals.py)."""
+    import api
+    import capabilities
+    import portal
 
-    subscriptions.connect()
-    semantic_subscriptions.connect()
-    webhook_subscriptions.connect()
-    notification_subscriptions.connect()
-    workflow_subscriptions.connect()
-    push_subscriptions.connect()
-    graph_subscriptions.connect()
-    analytics_subscriptions.connect()
+    modules = [
+        importlib.import_module(f"{layer}.{name}")
+        for layer in ("api", "portal")
+        for name in capabilities.having(layer)
+    ]
+    api.register(app)
+    portal.register(app)
+    for module in modules:
+        if hasattr(module, "mount"):
+            module.mount(app)
+    for name in capabilities.having("services"):
+        if importlib.util.find_spec(f"services.{name}.subscriptions"):
+            importlib.import_module(f"services.{name}.subscriptions").connect()
 
 
 def _protect_forms(app: Flask) -> None:
@@ -168,4 +168,4 @@ def _configure_sqlite(app: Flask) -> None:
             common_words.SQL_FUNCTION, 4, common_words.keyword_ceiling, deterministic=True
         )
         if vectors_on:
-            sqlitevec.load_extension(dbapi_connection)  # docs/semantic-search.md
+            sqlitevec.load_extension(dbapi_connection)  # docs/semantic.md

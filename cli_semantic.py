@@ -1,4 +1,4 @@
-"""Operator command for semantic vectors: `flask documents embed` (docs/semantic-search.md)."""
+"""Operator command for semantic vectors: `flask documents embed` (docs/semantic.md)."""
 
 from __future__ import annotations
 

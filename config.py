@@ -122,7 +122,7 @@ class Config:
         )
         # Bearer token that opens /internal/* to non-loopback callers (monitoring).
         self.DMS_OPERATOR_TOKEN = os.environ.get("DMS_OPERATOR_TOKEN") or None
-        # Rate limits (docs/rate-limits.md). Fail open: when Redis is unreachable the API
+        # Rate limits (docs/limits.md). Fail open: when Redis is unreachable the API
         # keeps serving unlimited (logged, counted in metrics); 0 answers 503 instead.
         self.DMS_RATE_LIMIT_FAIL_OPEN = _bool("DMS_RATE_LIMIT_FAIL_OPEN", True)
         # "moving-window" (exact sliding log) or "sliding-window-counter" (two counters).
@@ -152,7 +152,7 @@ class Config:
         self.DMS_LLM_MODEL = os.environ.get("DMS_LLM_MODEL") or None
         self.DMS_LLM_API_KEY = os.environ.get("DMS_LLM_API_KEY") or None
         self.DMS_LLM_TIMEOUT_SECONDS = float(os.environ.get("DMS_LLM_TIMEOUT_SECONDS") or 30)
-        # Semantic search (docs/semantic-search.md): "none" (default), "openai" (any
+        # Semantic search (docs/semantic.md): "none" (default), "openai" (any
         # OpenAI-compatible /v1/embeddings endpoint) or "local" (sentence-transformers loading
         # DMS_EMBEDDINGS_MODEL from a local path; the optional requirements/local-embeddings.txt).
         self.DMS_EMBEDDINGS = (os.environ.get("DMS_EMBEDDINGS") or "none").strip().lower()
@@ -215,7 +215,7 @@ def engine_options(url: str, embeddings: str = "none") -> dict[str, object]:
         driver = sqlite_driver_with_extensions() if embeddings != "none" else None
         if driver is not None:
             # sqlite-vec is a loadable extension; this Python's sqlite3 module may be built
-            # without extension loading (docs/semantic-search.md), pysqlite3 never is.
+            # without extension loading (docs/semantic.md), pysqlite3 never is.
             options["module"] = driver
         return options
     # No server-side prepared statements in this engine's transactions: psycopg's automatic

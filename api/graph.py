@@ -1,5 +1,5 @@
 """Knowledge-graph resource (CONTRACT §4, §9): entities, relationships and an entity's
-neighbourhood. Routes only: the work is in services/graph (docs/knowledge-graph.md)."""
+neighbourhood. Routes only: the work is in services/graph (docs/graph.md)."""
 
 from __future__ import annotations
 

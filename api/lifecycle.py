@@ -21,7 +21,7 @@ BETA_PREFIX = "/api/v1/beta/"
 BETA_HEADER = ("X-API-Tier", 'beta; stability-window="30 days"')
 
 
-def init_app(app: Flask) -> None:
+def mount(app: Flask) -> None:
     app.after_request(lifecycle_headers)
 
 

@@ -179,6 +179,6 @@ def metadata():
     )  # fmt: skip
 
 
-def init_app(app: Flask) -> None:
+def mount(app: Flask) -> None:
     oauth_server.init_app(app)
     app.register_blueprint(bp)

@@ -50,7 +50,7 @@ SECURITY_SCHEMES: dict[str, Any] = {
     "oauth2": {
         "type": "oauth2",
         "description": "Authorization code with PKCE (S256 only; `plain` is refused). "
-        "Register the app under OAuth apps in the portal; see docs/sign-in.md.",
+        "Register the app under OAuth apps in the portal; see docs/oauth.md.",
         "flows": {
             "authorizationCode": {
                 "authorizationUrl": "/oauth/authorize",

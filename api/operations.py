@@ -116,7 +116,7 @@ _POLICY = (
 )
 
 
-def init_app(app: Flask) -> None:
+def mount(app: Flask) -> None:
     """Mount the internal tier, then rq-dashboard under it."""
     app.register_blueprint(bp)
     url = app.config["REDIS_URL"]

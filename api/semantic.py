@@ -1,4 +1,4 @@
-"""GET /api/v1/documents/{id}/similar: the documents nearest in meaning (docs/semantic-search.md);
+"""GET /api/v1/documents/{id}/similar: the documents nearest in meaning (docs/semantic.md);
 routes only, services/semantic ranks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Retrieval quality and embedding throughput of semantic search (docs/semantic-search.md).
+"""Retrieval quality and embedding throughput of semantic search (docs/semantic.md).
 
 Builds a generated corpus on a fresh SQLite database (sqlite-vec): personnel notes, each with
 facts about one person, and questions whose answer sits in one known note. Half the questions
@@ -212,7 +212,7 @@ def main() -> None:
             asked_lexical.append((ask_lex.format(name=name), ids[index]))
             asked_paraphrase.append((ask_para.format(name=name), ids[index]))
         # Same SQLite driver as the hybrid app's: two SQLite libraries in one process must not
-        # open one file (docs/semantic-search.md, "Tests").
+        # open one file (docs/semantic.md, "Tests").
         url = f"sqlite:///{work / 'eval.sqlite3'}"
         keyword = make_app(
             work / "eval.sqlite3", work, DMS_EMBEDDINGS="none",

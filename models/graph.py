@@ -1,4 +1,4 @@
-"""The knowledge graph (docs/knowledge-graph.md): entities with their names, typed directed
+"""The knowledge graph (docs/graph.md): entities with their names, typed directed
 relationships between two entities of one tenant, and the documents that mention an entity."""
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def link_of(notification: Notification) -> str | None:
     return None
 
 
-def init_app(app: Flask) -> None:
+def mount(app: Flask) -> None:
     @app.context_processor
     def bell_context():
         return {"unread_notifications": unread_count}

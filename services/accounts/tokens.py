@@ -1,7 +1,7 @@
 """User access tokens: signed JWTs (joserfc, HS256 with a key derived from SECRET_KEY),
 issued and verified. services/oauth/tokens.py issues them with their refresh tokens; the API
 accepts them beside API keys and reads the tenant claim as the fourth tenant source (spec
-5.3). Symmetric on purpose: only this service verifies them (docs/sign-in.md)."""
+5.3). Symmetric on purpose: only this service verifies them (docs/oauth.md)."""
 
 from __future__ import annotations
 

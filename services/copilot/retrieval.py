@@ -16,7 +16,7 @@ question (docs/copilot.md, "Retrieval").
    has no content words of its own, of its context) are dropped.
 3. The best `limit` passages, best first.
 
-With semantic search on (docs/semantic-search.md), step 2 also takes the passages nearest to
+With semantic search on (docs/semantic.md), step 2 also takes the passages nearest to
 the question's vector (cosine similarity at or above DMS_SEMANTIC_MIN_SIMILARITY, inside the
 live documents, or `document_ids`): their documents join the candidates, a passage near the
 question is kept even when it matches no stem, and each passage's score becomes

@@ -1,2 +1,2 @@
 """The knowledge graph: entities, relationships, neighbourhoods, mentions in documents, and
-suggestions (docs/knowledge-graph.md)."""
+suggestions (docs/graph.md)."""

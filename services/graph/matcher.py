@@ -3,7 +3,7 @@ casefolded name and alias of a tenant, matches kept only on word boundaries, and
 matches overlap the leftmost, then longest, wins ("New York Times" over "New York").
 
 Offsets are in the text as given when it is NFKC-normalised already (nearly all extracted
-text is), else in its NFKC form (docs/knowledge-graph.md)."""
+text is), else in its NFKC form (docs/graph.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Mentions: which entities each document's extracted text names, kept in step by jobs
 (jobs/graph.py) when a text changes and when an entity's names change, and read back as an
-entity's documents and a document's entities (docs/knowledge-graph.md)."""
+entity's documents and a document's entities (docs/graph.md)."""
 
 from __future__ import annotations
 

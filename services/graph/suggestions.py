@@ -1,4 +1,4 @@
-"""Entity suggestions (docs/knowledge-graph.md): the names a document's extracted text seems
+"""Entity suggestions (docs/graph.md): the names a document's extracted text seems
 to use that are not entities of the tenant yet (runs of capitalised words), most frequent
 first. Read-only: nothing is created; the caller creates what it wants (POST …/entities).
 

@@ -2,7 +2,7 @@
 neighbours of the query (services/semantic) by reciprocal rank fusion, when embeddings are on
 and the database has a vector engine; keyword search alone otherwise.
 
-Fusion (docs/semantic-search.md): the keyword list's first WINDOW hits and the SEMANTIC_K
+Fusion (docs/semantic.md): the keyword list's first WINDOW hits and the SEMANTIC_K
 documents whose passages are nearest to the query (cosine similarity >= the floor, inside the
 filters) are fused with
 

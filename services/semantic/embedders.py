@@ -1,4 +1,4 @@
-"""Owns the embedding adapters the operator chooses with DMS_EMBEDDINGS (docs/semantic-search.md):
+"""Owns the embedding adapters the operator chooses with DMS_EMBEDDINGS (docs/semantic.md):
 
 - `none`: no vectors; search is keyword-only;
 - `openai`: any OpenAI-compatible `POST …/v1/embeddings` endpoint (Ollama, vLLM, LocalAI, a

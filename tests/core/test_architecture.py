@@ -155,3 +155,58 @@ def test_every_python_package_ships_with_pip_install():
     top_modules = {n for n, path in MODULES.items() if path.parent == ROOT and "." not in n}
     assert packages - listed == set()
     assert top_modules - set(setuptools["py-modules"]) == set()
+
+
+# --- one name per capability (capabilities.py) ----------------------------------------------
+
+
+def _entries(layer: str) -> set[str]:
+    """The names found in one layer: modules and packages, template and test folders, docs."""
+    folder = {"templates": ROOT / "templates" / "portal", "docs": ROOT / "docs"}.get(
+        layer, ROOT / layer
+    )
+    names = set()
+    for path in folder.iterdir():
+        if path.name.startswith(("_", ".")):
+            continue
+        if layer == "docs":
+            names |= {path.stem} if path.suffix == ".md" else set()
+        elif layer in ("templates", "tests"):
+            names |= {path.name} if path.is_dir() and path.name != "__pycache__" else set()
+        elif path.suffix == ".py" or (path / "__init__.py").exists():
+            names.add(path.stem if path.suffix == ".py" else path.name)
+    return names
+
+
+def test_every_capability_is_found_under_its_name_in_each_layer_it_claims():
+    import capabilities
+
+    missing = [
+        f"{c.name}: {capabilities.LAYERS[layer].replace('x', c.name)}"
+        for c in capabilities.CAPABILITIES
+        for layer in sorted(c.layers)
+        if c.name not in _entries(layer)
+    ]
+    assert missing == []
+
+
+def test_every_module_belongs_to_a_capability_or_to_what_all_share():
+    import capabilities
+
+    strays = []
+    for layer in capabilities.LAYERS:
+        known = set(capabilities.having(layer)) | capabilities.SHARED[layer]
+        strays += [f"{layer}: {name}" for name in sorted(_entries(layer) - known)]
+    assert strays == []
+
+
+def test_the_architecture_map_lists_the_capabilities_as_the_registry_does():
+    """docs/architecture.md's table: `| name | layers | what it owns |`, one row each."""
+    import capabilities
+
+    rows = {}
+    for line in (ROOT / "docs" / "architecture.md").read_text().splitlines():
+        cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 3 and cells[0] in SERVICE_LAYERS:
+            rows[cells[0]] = set(cells[1].split())
+    assert rows == {c.name: set(c.layers) for c in capabilities.CAPABILITIES}

@@ -28,7 +28,7 @@ def test_get_document(client, headers, make_document):
     doc = make_document(title="Hello")
     response = client.get(f"{URL}/{doc['id']}", headers=headers)
     assert response.status_code == 200
-    # The single read adds the entities the text mentions (docs/knowledge-graph.md).
+    # The single read adds the entities the text mentions (docs/graph.md).
     assert response.get_json()["data"] == {**doc, "entities": []}
     import jsonschema
 

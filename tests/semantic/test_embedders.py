@@ -109,7 +109,7 @@ LOCAL_MODEL = os.environ.get("DMS_TEST_LOCAL_MODEL")
 @pytest.mark.skipif(
     not LOCAL_MODEL or importlib.util.find_spec("sentence_transformers") is None,
     reason="the optional extra (requirements/local-embeddings.txt) and a model directory in "
-    "DMS_TEST_LOCAL_MODEL (docs/semantic-search.md)",
+    "DMS_TEST_LOCAL_MODEL (docs/semantic.md)",
 )
 def test_the_local_adapter_embeds_with_a_real_model():
     adapter = SentenceTransformers(LOCAL_MODEL, batch_size=8)

@@ -1,0 +1,133 @@
+"""The capabilities of the service, each under one name in every layer it has: the table the
+app factory reads to mount each capability's routes and pages and to connect the signals it
+follows, and that tests/core/test_architecture.py checks against the tree and against the
+table in docs/architecture.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Where a capability named `x` lives in each layer (a module or a package of that name).
+LAYERS = {
+    "api": "api/x.py or api/x/",
+    "portal": "portal/x.py or portal/x/",
+    "services": "services/x/",
+    "models": "models/x.py",
+    "jobs": "jobs/x.py",
+    "templates": "templates/portal/x/",
+    "tests": "tests/x/",
+    "docs": "docs/x.md",
+}
+
+# What is shared by every capability, per layer: it has no capability's name.
+SHARED = {
+    "api": {
+        "auth", "blueprint", "envelope", "errors", "idempotency", "openapi",
+        "openapi_components", "openapi_rules", "pagination", "schemas", "validation",
+    },
+    "portal": {
+        "access", "blueprint", "charts", "dashboard", "layout", "nav", "reference", "security",
+    },
+    "services": {"core"},
+    "models": {"base", "event", "idempotency"},
+    "jobs": {"housekeeping", "worker"},
+    "templates": {"dashboard"},
+    "tests": {"browser", "core", "deploy", "openapi"},
+    "docs": {"architecture", "decisions", "interface", "portal", "sdk", "tenant-archive"},
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Capability:
+    name: str
+    summary: str
+    layers: frozenset[str]
+
+
+def _capability(name: str, summary: str, layers: str) -> Capability:
+    return Capability(name, summary, frozenset(layers.split()))
+
+
+CAPABILITIES = (
+    _capability(
+        "accounts", "tenants, people, roles, sign-in and portal sessions",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "audit", "the hash-chained audit log and its anchors",
+        "portal services models templates tests",
+    ),
+    _capability(
+        "keys", "API keys: create, rotate, revoke, allowlists",
+        "portal services models templates tests",
+    ),
+    _capability(
+        "limits", "rate limits, quotas and usage counting",
+        "api services tests docs",
+    ),
+    _capability(
+        "documents", "upload, versions, trash, download, blob stores",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "search", "extraction, the full-text index and ranking",
+        "api services models jobs tests docs",
+    ),
+    _capability(
+        "semantic", "embeddings, vector search and similar documents",
+        "api services models jobs tests docs",
+    ),
+    _capability(
+        "copilot", "questions answered from the documents with citations",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "lifecycle", "deprecations, sunsets and the beta tier of the API",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "oauth", "OAuth 2.0 with PKCE: apps, consents, tokens",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "passkeys", "WebAuthn registration and sign-in",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "webhooks", "endpoints, signed deliveries, retries and replay",
+        "api portal services models templates tests docs jobs",
+    ),
+    _capability(
+        "push", "devices and push to APNs, FCM and Web Push",
+        "api services models jobs tests docs",
+    ),
+    _capability(
+        "notifications", "what a person should know, the bell",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "workflows", "approval definitions, instances and the inbox",
+        "api portal services models templates tests docs jobs",
+    ),
+    _capability(
+        "forms", "eForms, public form pages and submissions",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
+        "graph", "entities, relationships and mentions",
+        "api portal services models templates tests docs jobs",
+    ),
+    _capability(
+        "operations", "backups, tenant export, import and deletion, the internal tier",
+        "api services models tests docs",
+    ),
+    _capability(
+        "analytics", "usage and content counters and their charts",
+        "api services models tests docs",
+    ),
+)  # fmt: skip
+
+
+def having(layer: str) -> list[str]:
+    """The names of the capabilities present in `layer`, in the table's order."""
+    return [c.name for c in CAPABILITIES if layer in c.layers]
