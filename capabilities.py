@@ -23,7 +23,7 @@ LAYERS = {
 SHARED = {
     "api": {
         "auth", "blueprint", "envelope", "errors", "idempotency", "openapi",
-        "openapi_components", "openapi_rules", "pagination", "schemas", "validation",
+        "openapi_components", "openapi_rules", "pagination", "validation",
     },
     "portal": {
         "access", "blueprint", "charts", "dashboard", "layout", "nav", "reference", "security",

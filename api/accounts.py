@@ -10,11 +10,11 @@ from api.auth import any_credential, current_credential, public
 from api.blueprint import bp
 from api.envelope import error_response, ok
 from api.openapi_rules import operation
-from api.schemas.accounts import CallerOut, LoginBody, TokenOut
 from api.validation import body_documented, parse_json, responds
 from errors import DomainError
 from services.accounts import roles, sign_in
 from services.accounts.user_grants import UserGrant
+from services.accounts.wire import CallerOut, LoginBody, TokenOut
 from services.core.transaction import transactional
 from services.lifecycle import deprecations
 from services.oauth import tokens

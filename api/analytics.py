@@ -6,12 +6,11 @@ from __future__ import annotations
 from api.auth import require_scope
 from api.blueprint import bp
 from api.envelope import ok, ok_list
-from api.schemas.analytics import UsageQuery
 from api.validation import query_args, responds
 from errors import invalid_parameter
 from models import ApiKey
 from services.analytics import queries, wire
-from services.analytics.wire import AnalyticsSummaryOut, UsagePointOut
+from services.analytics.wire import AnalyticsSummaryOut, UsagePointOut, UsageQuery
 from tenancy import current_tenant
 
 

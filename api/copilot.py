@@ -10,10 +10,14 @@ from api.auth import current_credential, require_scope
 from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.pagination import id_position
-from api.schemas.copilot import ConversationListQuery, MessageCreate
 from api.validation import json_body, query_args, responds
 from services.copilot import conversations, quota, streaming, wire
-from services.copilot.wire import ConversationOut, ConversationSummaryOut
+from services.copilot.wire import (
+    ConversationListQuery,
+    ConversationOut,
+    ConversationSummaryOut,
+    MessageCreate,
+)
 from services.core.cursors import binding_of, encode_cursor
 from tenancy import current_tenant
 

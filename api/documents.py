@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 from urllib.parse import quote
 
 from flask import Response, current_app, request, url_for
+from pydantic import ValidationError
 
 from api.auth import current_credential, require_scope
 from api.blueprint import bp
@@ -20,22 +21,31 @@ from api.envelope import RawJSON, ok, ok_list
 from api.idempotency import idempotent, request_digest, set_fingerprint
 from api.openapi_components import binary_responses
 from api.openapi_rules import operation
-from api.schemas.documents import (
-    ContentQuery,
-    DocumentListQuery,
-    DocumentPatch,
-    UploadForm,
-    VersionListQuery,
+from api.validation import (
+    field_error,
+    form_body,
+    json_body,
+    operation_documented,
+    parse_json_text,
+    query_args,
+    responds,
 )
-from api.validation import form_body, json_body, operation_documented, query_args, responds
-from errors import DomainError
+from errors import DomainError, FieldError, validation_failed
 from models.documents import DocumentVersion
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
 from services.documents import documents, listing, uploads, wire
 from services.documents.filters import parse_position, position_of
 from services.documents.storage import iter_range
-from services.documents.wire import DocumentOut, DocumentVersionOut
+from services.documents.wire import (
+    ContentQuery,
+    DocumentListQuery,
+    DocumentOut,
+    DocumentPatch,
+    DocumentVersionOut,
+    UploadForm,
+    VersionListQuery,
+)
 from services.graph import mentions
 from services.graph.wire import DocumentWithEntitiesOut
 from tenancy import current_tenant
@@ -59,6 +69,31 @@ def _upload_fingerprint() -> str:
     return request_digest(request.method, request.path, parts)
 
 
+def _upload_form(fields: dict[str, list[str]]) -> UploadForm:
+    """Validate an upload's multipart fields: tags repeat or comma-separate, metadata is a JSON
+    object."""
+    errors: list[FieldError] = []
+    raw: dict[str, Any] = {}
+    for name, values in fields.items():
+        if name == "tags":
+            raw["tags"] = [t for v in values for t in v.split(",") if t.strip()]
+        elif len(values) > 1:
+            errors.append(FieldError("VALIDATION_ERROR", f"{name}: given twice.", name))
+        elif name == "metadata":
+            try:
+                raw["metadata"] = parse_json_text(values[0]) if values[0].strip() else {}
+            except ValueError as exc:
+                errors.append(FieldError("VALIDATION_ERROR", f"metadata: {exc}", "metadata"))
+        else:
+            raw[name] = values[0]
+    if not errors:
+        try:
+            return UploadForm.model_validate(raw)
+        except ValidationError as exc:
+            errors = [field_error(e, "VALIDATION_ERROR", form=True) for e in exc.errors()]
+    raise validation_failed(errors)
+
+
 def _receive():
     _refuse_oversized_body()
     return uploads.receive_upload(
@@ -76,7 +111,7 @@ def upload_document():
     (a JSON object of strings). Accepts Idempotency-Key."""
     with _receive() as received:
         set_fingerprint(request_digest(request.method, request.path, received.fingerprint))
-        form = UploadForm.from_form(received.fields)
+        form = _upload_form(received.fields)
         document = documents.create_document(
             received,
             current_credential.actor(),

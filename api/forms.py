@@ -13,14 +13,6 @@ from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent, json_fingerprint, request_digest, set_fingerprint
 from api.pagination import id_position
-from api.schemas.forms import (
-    FormCreate,
-    FormListQuery,
-    FormPatch,
-    SubmissionCreate,
-    SubmissionFilterQuery,
-    SubmissionListQuery,
-)
 from api.validation import (
     json_body,
     operation_documented,
@@ -34,7 +26,16 @@ from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.forms import export, forms, submissions, wire
 from services.forms.submissions import IncomingFile, SubmissionFilters
-from services.forms.wire import FormOut, SubmissionOut
+from services.forms.wire import (
+    FormCreate,
+    FormListQuery,
+    FormOut,
+    FormPatch,
+    SubmissionCreate,
+    SubmissionFilterQuery,
+    SubmissionListQuery,
+    SubmissionOut,
+)
 from tenancy import current_tenant
 
 FORM_OVERHEAD_BYTES = 1024 * 1024  # the data part and the multipart framing

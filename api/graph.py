@@ -11,27 +11,25 @@ from api.envelope import ok, ok_list
 from api.idempotency import idempotent
 from api.openapi_rules import operation
 from api.pagination import id_position
-from api.schemas.knowledge_graph import (
-    EntityCreate,
-    EntityListQuery,
-    EntityPatch,
-    MentionListQuery,
-    NeighborsQuery,
-    RelationshipCreate,
-    RelationshipListQuery,
-    SuggestQuery,
-)
 from api.validation import json_body, query_args, responds
 from errors import DomainError
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
 from services.graph import entities, mentions, neighbors, relationships, suggestions, wire
 from services.graph.wire import (
+    EntityCreate,
+    EntityListQuery,
     EntityOut,
+    EntityPatch,
+    MentionListQuery,
     MentionOut,
     NeighborhoodOut,
+    NeighborsQuery,
+    RelationshipCreate,
+    RelationshipListQuery,
     RelationshipOut,
     SuggestionsOut,
+    SuggestQuery,
 )
 from tenancy import current_tenant
 

@@ -9,12 +9,11 @@ from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.openapi_rules import operation
 from api.pagination import id_position
-from api.schemas.notifications import NotificationListQuery
 from api.validation import query_args, responds
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.notifications import notifications, wire
-from services.notifications.wire import NotificationOut
+from services.notifications.wire import NotificationListQuery, NotificationOut
 from tenancy import current_tenant
 
 

@@ -12,9 +12,9 @@ from flask import Blueprint, Flask, g, jsonify, request, url_for
 
 import tenancy
 from api.openapi_rules import operation
-from api.schemas.accounts import TokenOut
 from api.validation import operation_documented
 from models import SCOPES
+from services.accounts.wire import TokenOut
 from services.core.transaction import transactional
 from services.oauth import server as oauth_server
 

@@ -10,22 +10,24 @@ from api.auth import current_credential, public, require_user
 from api.blueprint import bp
 from api.envelope import error_response, ok
 from api.openapi_rules import operation
-from api.schemas.accounts import TokenOut
-from api.schemas.passkeys import (
-    PasskeyAuthenticationOptionsBody,
-    PasskeyAuthenticationVerifyBody,
-    PasskeyRegistrationVerifyBody,
-)
 from api.validation import json_body, responds
 from errors import DomainError
 from models import User
 from services.accounts import roles
 from services.accounts.tenants import TenantRef
 from services.accounts.user_grants import UserGrant
+from services.accounts.wire import TokenOut
 from services.core.transaction import transactional
 from services.oauth import tokens
 from services.passkeys import ceremonies
-from services.passkeys.wire import PasskeyOptionsOut, PasskeyOut, passkey_json
+from services.passkeys.wire import (
+    PasskeyAuthenticationOptionsBody,
+    PasskeyAuthenticationVerifyBody,
+    PasskeyOptionsOut,
+    PasskeyOut,
+    PasskeyRegistrationVerifyBody,
+    passkey_json,
+)
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 

@@ -11,13 +11,17 @@ from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.openapi import RATE_LIMIT_HEADERS
 from api.pagination import id_position
-from api.schemas.push import PushSubscriptionCreate, PushSubscriptionListQuery
 from api.validation import json_body, operation_documented, query_args, responds
 from models import User
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.push import devices, providers, webpush, wire
-from services.push.wire import PushSubscriptionOut, WebPushKeyOut
+from services.push.wire import (
+    PushSubscriptionCreate,
+    PushSubscriptionListQuery,
+    PushSubscriptionOut,
+    WebPushKeyOut,
+)
 from tenancy import current_tenant
 
 NO_CONTENT = {

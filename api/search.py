@@ -6,11 +6,11 @@ from __future__ import annotations
 from api.auth import require_scope
 from api.blueprint import bp
 from api.envelope import RawJSON, ok_list
-from api.schemas.search import SearchHit, SearchQuery
 from api.validation import query_args, responds
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.documents import listing
 from services.search import hybrid
+from services.search.wire import SearchHit, SearchQuery
 from tenancy import current_tenant
 
 

@@ -12,23 +12,21 @@ from api.envelope import ok, ok_list
 from api.idempotency import idempotent
 from api.openapi_rules import operation
 from api.pagination import id_position
-from api.schemas.webhooks import (
-    DeliveryListQuery,
-    ReplayBody,
-    ReplayOut,
-    WebhookCreate,
-    WebhookListQuery,
-    WebhookPatch,
-)
 from api.validation import json_body, query_args, responds
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.webhooks import deliveries, endpoints, replay, wire
 from services.webhooks.wire import (
+    DeliveryListQuery,
+    ReplayBody,
+    ReplayOut,
+    WebhookCreate,
     WebhookDeliveryOut,
     WebhookEndpointOut,
     WebhookEndpointWithSecretOut,
     WebhookEventTypeOut,
+    WebhookListQuery,
+    WebhookPatch,
 )
 from tenancy import current_tenant
 

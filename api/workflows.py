@@ -11,21 +11,22 @@ from api.blueprint import bp
 from api.envelope import ok, ok_list
 from api.idempotency import idempotent
 from api.pagination import id_position
-from api.schemas.workflows import (
-    ActBody,
-    DefinitionCreate,
-    DefinitionListQuery,
-    DefinitionPatch,
-    InstanceCreate,
-    InstanceListQuery,
-)
 from api.validation import json_body, query_args, responds
 from errors import DomainError
 from models import Role, User
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.workflows import definitions, instances, queries, wire
-from services.workflows.wire import WorkflowDefinitionOut, WorkflowInstanceOut
+from services.workflows.wire import (
+    ActBody,
+    DefinitionCreate,
+    DefinitionListQuery,
+    DefinitionPatch,
+    InstanceCreate,
+    InstanceListQuery,
+    WorkflowDefinitionOut,
+    WorkflowInstanceOut,
+)
 from tenancy import current_tenant
 
 

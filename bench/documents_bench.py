@@ -88,12 +88,12 @@ def deep_cursor(database_url: str, rows: int) -> str:
     """A real nextCursor for the page after `rows` rows (walking 2,500 pages would only
     measure the walk), signed with the server's key."""
     os.environ.update({"DATABASE_URL": database_url, "SECRET_KEY": SECRET_KEY})
-    from api.schemas.documents import DocumentListQuery
     from app import create_app
     from extensions import db
     from services.core.cursors import binding_of, encode_cursor
     from services.documents import documents
     from services.documents.filters import position_of, sort_columns
+    from services.documents.wire import DocumentListQuery
 
     app = create_app({"DMS_LOG_JSON": False})
     with app.test_request_context():

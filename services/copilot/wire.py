@@ -1,15 +1,51 @@
-"""A conversation as it goes over the wire (CONTRACT §9): its messages, each answer's
-citations, and which generator wrote it."""
+"""A conversation as it goes over the wire, both ways (CONTRACT §9): the question asked and
+the list's query; the conversation answered, its messages, each answer's citations, and which
+generator wrote it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
 
 from models import Conversation, Message
-from services.core.wire import Timestamp, Wire
+from services.core.wire import PageQuery, Timestamp, Wire
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+MAX_QUESTION_CHARS = 2000
+MAX_DOCUMENT_IDS = 50
+
+Question = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS)
+]
+DocumentId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+
+class MessageCreate(_Body):
+    """POST /copilot/conversations and POST /copilot/conversations/{id}/messages."""
+
+    message: Question = Field(description="The question (at most 2,000 characters).")
+    document_ids: list[DocumentId] | None = Field(
+        None,
+        max_length=MAX_DOCUMENT_IDS,
+        description="Answer only from these documents (at most 50; any not the tenant's and "
+        "live is a 404). A follow-up without it keeps the conversation's.",
+    )
+
+
+class ConversationListQuery(PageQuery):
+    """GET /copilot/conversations: the caller's own, newest first."""
+
+
+# --- responses ---------------------------------------------------------------------------------
 
 
 class CitationOut(Wire):

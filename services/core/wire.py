@@ -1,13 +1,25 @@
-"""What every wire shape shares: RFC 3339 timestamps (UTC, to the second; CONTRACT §1) and a
-base model that reads ORM rows by attribute and writes camelCase, so one pydantic model both
-produces a resource's JSON and describes it in the OpenAPI document."""
+"""What every wire shape shares: RFC 3339 timestamps (UTC, to the second; CONTRACT §1), the
+base model of the answers, the field conventions of request bodies and the `limit` and `cursor`
+query parameters of every list (CONTRACT §5).
+
+`Wire` reads ORM rows by attribute and writes camelCase, so one pydantic model both produces a
+resource's JSON and describes it in the OpenAPI document. The cursor itself is
+services/core/cursors.py's, the keyset query services/core/paging.py's."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AliasGenerator, BaseModel, ConfigDict, PlainSerializer, WithJsonSchema
+from pydantic import (
+    AliasGenerator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
 
 import clock
@@ -23,3 +35,39 @@ class Wire(BaseModel):
     model_config = ConfigDict(
         from_attributes=True, alias_generator=AliasGenerator(serialization_alias=to_camel)
     )
+
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+def absent() -> Any:
+    """A PATCH field that may be left out but is never null: None only marks "not sent", and
+    the schema shows no default (a default of null would invite clients to send one). Pair
+    it with a `reject_null` before-validator."""
+    return Field(default=None, json_schema_extra=lambda schema: schema.pop("default", None))
+
+
+def reject_null(value: Any) -> Any:
+    if value is None:
+        raise ValueError("may not be null")
+    return value
+
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+
+
+class PageQuery(BaseModel):
+    """limit and cursor, shared by every list endpoint's query model."""
+
+    model_config = {"extra": "forbid"}
+
+    limit: int = Field(
+        DEFAULT_LIMIT, ge=1, le=2**31 - 1, description="Page size, 1-200 (larger is clamped)."
+    )
+    cursor: str | None = Field(None, max_length=2048, description="nextCursor of the last page.")
+
+    @field_validator("limit", mode="after")
+    @classmethod
+    def _clamp(cls, value: int) -> int:
+        return min(value, MAX_LIMIT)

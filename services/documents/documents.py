@@ -23,11 +23,9 @@ from services.core.actors import Actor
 from services.documents.blobs import blob_store
 from services.documents.filters import DocumentFilters, apply_filters, sort_columns
 from services.documents.uploads import ReceivedUpload
-from services.documents.wire import document_data
+from services.documents.wire import MAX_METADATA_KEYS, document_data
 
 log = logging.getLogger(__name__)
-
-MAX_METADATA_KEYS = 50  # on a document, after a PATCH merges into it too
 
 
 # --- creating and changing ---------------------------------------------------------------------

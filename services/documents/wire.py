@@ -1,20 +1,113 @@
-"""The document and its versions as they go over the wire: one pydantic model each, which
+"""The document and its versions as they go over the wire, both ways (camelCase): the upload's
+form fields, the PATCH body and the queries validate requests; one pydantic model per answer
 both produces the JSON (the API's bodies and the events' data) and describes it (the OpenAPI
-document), so the two cannot drift apart. Built from the ORM rows by attribute; timestamps
-are RFC 3339 UTC to the second (CONTRACT §1)."""
+document), so the two cannot drift apart. Answers are built from the ORM rows by attribute;
+timestamps are RFC 3339 UTC to the second (CONTRACT §1)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    field_validator,
+)
+from pydantic.alias_generators import to_camel
 from sqlalchemy import Row, select
 
 from extensions import db
 from models.documents import Document, DocumentStatus, DocumentVersion
 from models.workflows import WorkflowInstance
-from services.core.wire import Timestamp, Wire
+from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
+from services.documents.filters import METADATA_KEY_RE, DocumentFilters
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+MAX_TAGS = 50
+MAX_METADATA_KEYS = 50  # on a document, after a PATCH merges into it too
+# Integers the database stores as 32-bit (version numbers): larger ones are a 400, not a 500.
+MAX_INT32 = 2**31 - 1
+
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+MetadataKey = Annotated[str, StringConstraints(pattern=f"^{METADATA_KEY_RE.pattern}$")]
+MetadataValue = Annotated[str, StringConstraints(max_length=1000)]
+Title = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+
+
+class _Camel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+def _unique_tags(tags: list[str]) -> list[str]:
+    if len(tags) > MAX_TAGS:
+        raise ValueError(f"at most {MAX_TAGS} tags")
+    return list(dict.fromkeys(tags))
+
+
+class UploadForm(_Camel):
+    """The form fields of an upload beside the `file` part."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+    title: Title | None = None
+    tags: list[Tag] = Field(default_factory=list)
+    metadata: dict[MetadataKey, MetadataValue] = Field(default_factory=dict)
+
+    _tags = field_validator("tags")(_unique_tags)
+
+    @field_validator("metadata")
+    @classmethod
+    def _few_keys(cls, value: dict[str, str]) -> dict[str, str]:
+        if len(value) > MAX_METADATA_KEYS:
+            raise ValueError(f"at most {MAX_METADATA_KEYS} metadata keys")
+        return value
+
+
+class DocumentPatch(_Camel):
+    """PATCH body: every field optional. `metadata` merges (RFC 7386): null removes a key."""
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+    # Optional but never null (null is refused below): the schema must not say "nullable".
+    title: Title = absent()
+    tags: list[Tag] = absent()
+    metadata: dict[MetadataKey, MetadataValue | None] = absent()
+    status: DocumentStatus = absent()
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else _unique_tags(value)
+
+    @field_validator("title", "tags", "status", "metadata", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        return reject_null(value)
+
+
+class DocumentListQuery(DocumentFilters, PageQuery):
+    """GET /documents: the filters of CONTRACT §4 plus limit and cursor."""
+
+
+class ContentQuery(_Camel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int | None = Field(
+        None, ge=1, le=MAX_INT32, description="Serve this version (default: current)."
+    )
+
+
+class VersionListQuery(PageQuery):
+    """GET /documents/{id}/versions: newest first."""
+
+
+# --- responses ---------------------------------------------------------------------------------
 
 
 class DocumentWorkflowOut(BaseModel):

@@ -1,4 +1,5 @@
-"""A notification as it goes over the wire (CONTRACT §9), with what became of its pushes."""
+"""A notification as it goes over the wire, both ways (CONTRACT §9): the list's query, and the
+notification answered with what became of its pushes."""
 
 from __future__ import annotations
 
@@ -8,8 +9,21 @@ from typing import Any
 from pydantic import Field
 
 from models import Notification
-from services.core.wire import Timestamp, Wire
+from services.core.wire import PageQuery, Timestamp, Wire
 from services.push.wire import PushDeliveryOut, deliveries_by_notification
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+class NotificationListQuery(PageQuery):
+    """GET /notifications: the caller's own, newest first."""
+
+    unread: bool | None = Field(
+        None, description="true: only unread ones; false: only read ones; absent: all."
+    )
+
+
+# --- responses ---------------------------------------------------------------------------------
 
 
 class NotificationOut(Wire):

@@ -1,7 +1,8 @@
-"""Passkeys' wire shapes, one pydantic model each, shared by the API and the portal's script:
-the credentials browsers send (`PublicKeyCredential.toJSON()`, binary fields base64url) and
-the passkey as we show it (its key and counter stay on the server). The models validate the
-requests and describe them in OpenAPI."""
+"""Passkeys' wire shapes, both ways, one pydantic model each: the credentials browsers send
+(`PublicKeyCredential.toJSON()`, binary fields base64url; shared by the API and the portal's
+script), the API's registration and sign-in bodies that carry them (WebAuthn, CONTRACT §4),
+the options answered and the passkey as we show it (its key and counter stay on the server).
+The models validate the requests and describe them in OpenAPI."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ from pydantic.alias_generators import to_camel
 
 from models import Passkey
 from services.core.wire import Timestamp
+from services.passkeys.credentials import NAME_MAX
+
+# --- requests ----------------------------------------------------------------------------------
+
 
 _BASE64URL = re.compile(r"^[A-Za-z0-9_-]*={0,2}$")
 
@@ -101,6 +106,36 @@ class AuthenticationCredentialJSON(_Browser):
     type: Literal["public-key"]
     response: AssertionResponseJSON
     authenticator_attachment: Attachment | None = Field(None, alias="authenticatorAttachment")
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class PasskeyRegistrationVerifyBody(_Body):
+    challenge_id: ChallengeId = Field(alias="challengeId")
+    credential: RegistrationCredentialJSON
+    name: str | None = Field(
+        None, min_length=1, max_length=NAME_MAX, description="A label; default 'Passkey added …'."
+    )
+
+
+class PasskeyAuthenticationOptionsBody(_Body):
+    email: str | None = Field(
+        None,
+        min_length=3,
+        max_length=254,
+        description="Lists only this person's passkeys; leave out to let the authenticator "
+        "offer its discoverable passkeys for this site.",
+    )
+
+
+class PasskeyAuthenticationVerifyBody(_Body):
+    challenge_id: ChallengeId = Field(alias="challengeId")
+    credential: AuthenticationCredentialJSON
+
+
+# --- responses ---------------------------------------------------------------------------------
 
 
 class PasskeyOptionsOut(BaseModel):

@@ -1,18 +1,82 @@
-"""Push's wire shapes (CONTRACT §9): the subscription as its owner sees it (a hint, never the
-token) and a notification's deliveries, which the notifications resource embeds."""
+"""Push's wire shapes, both ways (CONTRACT §9): the subscription as a device sends it (field
+names `Platform` and `DeviceToken`, exactly the spec's, CONTRACT §4; the checks per platform
+are services/push/tokens.py's), the subscription as its owner sees it (a hint, never the
+token), and a notification's deliveries, which the notifications resource embeds."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 from sqlalchemy import select
 
 from extensions import db
 from models import PushDelivery, PushSubscription
-from services.core.wire import Timestamp, Wire
+from services.core.wire import PageQuery, Timestamp, Wire
+from services.push.tokens import MAX_TOKEN_CHARS
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+_WEB_SUBSCRIPTION = {
+    "type": "object",
+    "description": "A browser's PushSubscription.toJSON(): endpoint (https URL of a push "
+    "service) and keys p256dh (65-byte P-256 point) and auth (16 bytes), base64url.",
+    "required": ["endpoint", "keys"],
+    "properties": {
+        "endpoint": {"type": "string", "format": "uri", "maxLength": 2000},
+        "expirationTime": {"type": ["number", "null"]},
+        "keys": {
+            "type": "object",
+            "required": ["p256dh", "auth"],
+            "properties": {"p256dh": {"type": "string"}, "auth": {"type": "string"}},
+        },
+    },
+}
+DeviceTokenField = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "description": "ios: the APNs device token (64 hex characters); android: the FCM "
+            "registration token; web: the Web Push subscription, as a JSON string or object.",
+            "oneOf": [
+                {"type": "string", "minLength": 1, "maxLength": MAX_TOKEN_CHARS},
+                _WEB_SUBSCRIPTION,
+            ],
+        }
+    ),
+]
+
+
+class PushSubscriptionCreate(BaseModel):
+    """POST /push/subscriptions."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    platform: Literal["ios", "android", "web"] = Field(alias="Platform")
+    device_token: DeviceTokenField = Field(alias="DeviceToken")
+
+    @field_validator("device_token", mode="before")
+    @classmethod
+    def _string_or_object(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError("must not be empty")
+            if len(value) > MAX_TOKEN_CHARS:
+                raise ValueError(f"at most {MAX_TOKEN_CHARS} characters")
+            return value
+        if isinstance(value, dict):
+            return value
+        raise ValueError("a string, or for web a JSON object")
+
+
+class PushSubscriptionListQuery(PageQuery):
+    """GET /push/subscriptions: the caller's own, newest first."""
+
+
+# --- responses ---------------------------------------------------------------------------------
 
 
 class PushSubscriptionOut(Wire):

@@ -13,11 +13,11 @@ import pytest
 from sqlalchemy import event, update
 
 import clock
-from api.schemas.documents import DocumentListQuery
 from extensions import db
 from models import Document
 from services.documents import documents, listing, wire
 from services.documents.filters import parse_position, position_of
+from services.documents.wire import DocumentListQuery
 
 URL = "/api/v1/documents"
 ODD_TITLES = [

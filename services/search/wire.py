@@ -1,4 +1,4 @@
-"""Request and response models of the search endpoint (camelCase on the wire)."""
+"""The search endpoint's query and hits as they go over the wire, both ways (camelCase)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from api.pagination import PageQuery
+from services.core.wire import PageQuery
 from services.documents.filters import DocumentFilters
 from services.documents.wire import DocumentOut
 from services.search.query_syntax import MAX_QUERY_CHARS

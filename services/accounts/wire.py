@@ -1,4 +1,5 @@
-"""Request and response models of sign-in and the caller (CONTRACT §9)."""
+"""Sign-in and the caller as they go over the wire, both ways (CONTRACT §9): the login body,
+the token answered by the login, /oauth/token and passkey sign-in, and who is calling."""
 
 from __future__ import annotations
 
