@@ -1,10 +1,11 @@
 """Workflows in the portal: definitions for admins (the list with how many instances of each
 are running, creating or editing one; steps are JSON in a textarea, the shape docs/workflows.md
-documents, validated by the API's own request model and the service, each error beside the
-field; auditors read), and approvals (the inbox of what waits for the signed-in person with
-the document's title and a preview of its text, an instance's page with its history as a
-timeline, approve / reject with a comment (htmx; plain forms without JavaScript) or cancel by
-the starter or an admin). The same services as the API (services/workflows)."""
+documents, validated by the API's own request model in services/workflows/wire.py and by the
+service, each error beside the field; auditors read), and approvals (the inbox of what waits
+for the signed-in person with the document's title and a preview of its text, an instance's
+page with its history as a timeline, approve / reject with a comment (htmx; plain forms
+without JavaScript) or cancel by the starter or an admin). The same services as the API
+(services/workflows)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,6 @@ from portal.access import ADMIN, TENANT_ROLES, is_htmx, portal_actor, roles_requ
 from portal.blueprint import bp
 from services.core.transaction import transactional
 from services.workflows import approvers, definitions, instances, queries, wire
-from services.workflows.steps import StepsInput
 
 READERS = ("admin", "auditor")
 EXAMPLE_STEPS = [
@@ -99,7 +99,7 @@ def _parse(form: dict[str, str]) -> tuple[list[dict[str, Any]] | None, dict[str,
     if not form["name"]:
         errors["name"] = ["Give the workflow a name."]
     try:
-        steps = StepsInput.parse(form["steps"])
+        steps = wire.StepsInput.parse(form["steps"])
     except ValueError as exc:
         errors["steps"] = [str(exc)]
         return None, errors
