@@ -3,30 +3,16 @@ routes only, services/semantic ranks."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from api.auth import require_scope
 from api.blueprint import bp
 from api.envelope import ok_list
 from api.openapi_rules import operation
 from api.validation import query_args, responds
 from services.documents import documents
-from services.documents.wire import DocumentOut, documents_data
+from services.documents.wire import documents_data
 from services.semantic import similar
+from services.semantic.wire import SimilarDocument, SimilarQuery
 from tenancy import current_tenant
-
-
-class SimilarQuery(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    limit: int = Field(10, ge=1, le=50, description="How many documents, nearest first.")
-
-
-class SimilarDocument(BaseModel):
-    document: DocumentOut
-    similarity: float = Field(
-        description="Cosine similarity of this document's mean vector and its nearest passage."
-    )
 
 
 @bp.get("/documents/<document_id>/similar")
