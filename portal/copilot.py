@@ -102,8 +102,9 @@ def _ask(conversation_id: str | None):
     try:
         if conversation_id is not None:
             conversation = conversations.get_conversation(tenant.id, actor, conversation_id)
-        if not question or len(question) > 2000:
-            raise DomainError(422, "VALIDATION_ERROR", "Ask a question of 1 to 2,000 characters.")
+        if not question or len(question) > wire.MAX_QUESTION_CHARS:
+            message = f"Ask a question of 1 to {wire.MAX_QUESTION_CHARS:,} characters."
+            raise DomainError(422, "VALIDATION_ERROR", message)
         exchange = conversations.ask(
             tenant.id,
             actor,
