@@ -4,6 +4,7 @@ function (but the app factory's), and capabilities import each other only downwa
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,3 +211,31 @@ def test_the_architecture_map_lists_the_capabilities_as_the_registry_does():
         if line.startswith("|") and len(cells) == 3 and cells[0] in SERVICE_LAYERS:
             rows[cells[0]] = set(cells[1].split())
     assert rows == {c.name: set(c.layers) for c in capabilities.CAPABILITIES}
+
+
+# --- one definition of each wire shape -------------------------------------------------------
+
+
+def _documented_models(app) -> dict[str, type]:
+    """Every pydantic model an API view validates with or answers, which the OpenAPI document
+    describes: its query, its body, its form fields and its answer."""
+    found = {}
+    for endpoint, view in app.view_functions.items():
+        doc = getattr(view, "api_doc", None) or {}
+        models = [doc.get("query"), doc.get("body"), (doc.get("form") or {}).get("model")]
+        models.append((doc.get("response") or {}).get("model"))
+        found |= {f"{endpoint}: {m.__name__}": m for m in models if m is not None}
+    return found
+
+
+def test_every_shape_the_api_documents_is_defined_in_a_wire_module(app):
+    """A capability's requests and answers are defined once, in services/<name>/wire.py, which
+    the API, the portal and the OpenAPI document all read (the portal may not import api/)."""
+    documented = _documented_models(app)
+    elsewhere = [
+        f"{where} is in {model.__module__}"
+        for where, model in sorted(documented.items())
+        if not re.fullmatch(r"services\.\w+\.wire", model.__module__)
+    ]
+    assert len(documented) > 50
+    assert elsewhere == []
