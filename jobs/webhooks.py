@@ -12,9 +12,9 @@ from datetime import datetime, timedelta
 from rq import get_current_job
 
 from services.core import queue, transaction
+from services.core.outbound import Outcome
 from services.webhooks import batches, deliveries, reconciler, wakeup
 from services.webhooks.deliveries import AttemptPlan
-from services.webhooks.transport import Outcome
 
 log = logging.getLogger(__name__)
 

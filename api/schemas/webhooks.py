@@ -11,7 +11,7 @@ from pydantic.alias_generators import to_camel
 
 from api.pagination import PageQuery
 from api.schemas.fields import absent, reject_null
-from services.webhooks.addresses import MAX_URL_LENGTH
+from services.core.outbound import MAX_URL_LENGTH
 from services.webhooks.endpoints import MAX_EVENT_TYPES
 
 Url = Annotated[
