@@ -1,6 +1,7 @@
 """The capabilities of the service, each under one name in every layer it has: the table the
 app factory reads to mount each capability's routes and pages and to connect the signals it
-follows, and that tests/core/test_architecture.py checks against the tree and against the
+follows, the worker reads to book each capability's periodic jobs (the `PERIODIC` list of its
+jobs/<name>.py), and tests/core/test_architecture.py checks against the tree and against the
 table in docs/architecture.md."""
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ SHARED = {
     },
     "services": {"core"},
     "models": {"base", "event", "idempotency"},
-    "jobs": {"housekeeping", "worker"},
+    "jobs": {"core", "housekeeping", "worker"},
     "templates": {"dashboard"},
     "tests": {"browser", "core", "deploy", "openapi"},
     "docs": {"architecture", "decisions", "interface", "portal", "sdk", "tenant-archive"},
@@ -67,7 +68,7 @@ CAPABILITIES = (
     ),
     _capability(
         "documents", "upload, versions, trash, download, blob stores",
-        "api portal services models templates tests docs",
+        "api portal services models templates tests docs jobs",
     ),
     _capability(
         "search", "extraction, the full-text index and ranking",
@@ -103,7 +104,7 @@ CAPABILITIES = (
     ),
     _capability(
         "notifications", "what a person should know, the bell",
-        "api portal services models templates tests docs",
+        "api portal services models templates tests docs jobs",
     ),
     _capability(
         "workflows", "approval definitions, instances and the inbox",
@@ -123,7 +124,7 @@ CAPABILITIES = (
     ),
     _capability(
         "analytics", "usage and content counters and their charts",
-        "api services models tests docs",
+        "api services models tests docs jobs",
     ),
 )  # fmt: skip
 

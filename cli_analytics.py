@@ -36,8 +36,8 @@ def rebuild_command(tenant_id: str) -> None:
 
 @analytics_cli.command("roll-up")
 def roll_up_command() -> None:
-    """Copy the last 7 days of API request counts from Redis into the database (the daily
-    housekeeping does it too)."""
+    """Copy the last 7 days of API request counts from Redis into the database (analytics'
+    daily job does it too, jobs/analytics.py)."""
     written = requests.roll_up()
     transaction.commit()
     click.echo(f"rolled up {written} hourly counters")

@@ -78,7 +78,7 @@ def purge_command() -> None:
 
 @documents_cli.command("merge-index")
 def merge_index_command() -> None:
-    """SQLite: merge the full-text index into one segment now (the daily housekeeping does it);
+    """SQLite: merge the full-text index into one segment now (search's daily job does it);
     searches and uploads go on meanwhile. PostgreSQL: nothing to merge."""
     before = index_merge.segments()
     with tqdm(desc="merge-index", unit="step", file=sys.stderr, disable=None) as bar:
@@ -92,8 +92,8 @@ def merge_index_command() -> None:
 
 @documents_cli.command("list-common-words")
 def list_common_words_command() -> None:
-    """SQLite: list each common word's best matches now (the daily housekeeping does it after
-    the merge), so searches for it rank those and the rows written since; searches and
+    """SQLite: list each common word's best matches now (search's daily job does it after the
+    merge), so searches for it rank those and the rows written since; searches and
     uploads go on meanwhile. PostgreSQL: nothing to list."""
     with tqdm(desc="list-common-words", unit="term", file=sys.stderr, disable=None) as bar:
         done = common_words.refresh(progress=lambda n: bar.update(n - bar.n))

@@ -1,11 +1,14 @@
 """The push jobs: one delivery of a notification to one device (enqueued by
-services/push/deliveries.py), and the reconciler, which books itself while deliveries are open
-(services/push/reconciler.py)."""
+services/push/deliveries.py), and the reconciler, a periodic job that books itself while
+deliveries are open (services/push/reconciler.py); the worker books it too, at start and at
+each maintenance (jobs/worker.ensure_scheduled)."""
 
 from __future__ import annotations
 
 from services.core import transaction
-from services.push import deliveries
+from services.push import deliveries, reconciler
+
+PERIODIC = [reconciler.RECONCILE]
 
 
 def deliver(delivery_id: str) -> str | None:

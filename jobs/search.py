@@ -1,5 +1,7 @@
-"""The text-extraction jobs (enqueued by services/search/indexing): the text stage on the
-default queue, and the OCR stage on the "ocr" queue for images and PDFs without a text layer.
+"""The search jobs: text extraction (enqueued by services/search/indexing), the text stage on
+the default queue and the OCR stage on the "ocr" queue for images and PDFs without a text
+layer; and the periodic ones: the recovery of lost extraction work every 5 minutes, and the
+daily merge of SQLite's full-text index with the listing of its common words.
 
 The database remembers the work (the document's text status and its `document_texts` row);
 Redis only carries it. The attempt is committed before the extraction starts, so a worker
@@ -9,18 +11,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import time, timedelta
 
 from rq import get_current_job
 
 from extensions import db
 from services.core import transaction
-from services.search import indexing, limits
+from services.core.queue import Periodic
+from services.search import common_words, index_merge, indexing, limits, recovery
 from services.semantic import embedding
 
 log = logging.getLogger("dms.semantic")
 
 # The jobs the worker runs under the extraction limits (memory ceiling, CPU budget).
 JOBS_UNDER_LIMITS = frozenset({indexing.EXTRACTION_JOB, indexing.OCR_JOB})
+
+RECOVERY = Periodic(
+    "recover-lost-work", "jobs.search.recover_lost_work", every=timedelta(minutes=5), timeout=600
+)
+# After the documents' daily job (03:00): the merge then folds in the trash purge's deletions,
+# and the two do not wait for each other on SQLite's one writer.
+DAILY = Periodic("search-daily", "jobs.search.daily", daily_at=time(3, 30), timeout=3600)
+PERIODIC = [RECOVERY, DAILY]
 
 
 def extract_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
@@ -75,3 +87,23 @@ def _embed_passages(tenant_id: str, document_id: str, status: str) -> None:
     except Exception:  # the text is stored; `flask documents embed` catches up
         db.session.rollback()
         log.exception("embedding not scheduled", extra={"document_id": document_id})
+
+
+def recover_lost_work() -> dict[str, int]:
+    """RQ job, every 5 minutes: enqueue again the extractions the database says are pending
+    but no job carries any more (services/search/recovery.py), book the next run, then merge
+    the segments SQLite's index holds several of on one level (index_merge.tidy)."""
+    extractions = recovery.recover_extractions()  # each in its own unit of work
+    RECOVERY.book()
+    tidied = index_merge.tidy()  # commits per step
+    return {"extractions": extractions, "searchIndexTidySteps": tidied}
+
+
+def daily() -> dict[str, int]:
+    """RQ job, daily at 03:30 UTC: book tomorrow's run, merge SQLite's index into one segment
+    (committed a step at a time), then list its common words' best matches (a word at a
+    time). Both do nothing on PostgreSQL."""
+    DAILY.book()
+    merge_steps = index_merge.merge()
+    common = common_words.refresh()
+    return {"searchIndexMergeSteps": merge_steps, "commonWordsListed": common.listed}

@@ -1,25 +1,26 @@
 """The webhook jobs: the drain (woken after a commit by services/webhooks/deliveries.py), which
 attempts due deliveries a batch at a time; one delivery's attempt (`flask webhooks reconcile
---inline`); and the reconciler, which books its own next run every minute (like the recovery
-sweep in jobs/housekeeping.py; `flask worker` books the first)."""
+--inline`); and the reconciler, a periodic job that books its own next run every minute
+(`flask worker` books the first, jobs/worker.ensure_scheduled)."""
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from rq import get_current_job
 
-from services.core import queue, transaction
+from services.core import transaction
+from services.core.outbound import Outcome
+from services.core.queue import Periodic
 from services.webhooks import batches, deliveries, reconciler, wakeup
 from services.webhooks.deliveries import AttemptPlan
-from services.webhooks.transport import Outcome
 
 log = logging.getLogger(__name__)
 
-RECONCILE_JOB = "jobs.webhooks.reconcile"
-RECONCILE_EVERY = timedelta(minutes=1)
+RECONCILE = Periodic("webhooks-reconcile", "jobs.webhooks.reconcile", every=timedelta(minutes=1))
+PERIODIC = [RECONCILE]
 # A drain hands over to a fresh job at the back of the queue after this, so that a stream of
 # deliveries never keeps the worker from its other jobs.
 DRAIN_SECONDS = 20.0
@@ -76,14 +77,8 @@ def deliver(delivery_id: str) -> str | None:
 
 
 def reconcile() -> int:
-    """RQ job, every RECONCILE_EVERY: wake a drain for the due deliveries no job carries."""
+    """RQ job, every minute: wake a drain for the due deliveries no job carries; book the next
+    run."""
     count = transaction.transactional(reconciler.reconcile)()
-    schedule_reconcile()
+    RECONCILE.book()
     return count
-
-
-def schedule_reconcile(now: datetime | None = None, unless_booked: bool = False) -> str | None:
-    """Book the next run (services/core/queue.book_periodic)."""
-    return queue.book_periodic(
-        "webhooks-reconcile", RECONCILE_JOB, RECONCILE_EVERY, now=now, unless_booked=unless_booked
-    )

@@ -2,24 +2,36 @@
 with RQ's scheduler (retries and delayed jobs), whose jobs run inside the Flask app context.
 Extraction jobs run in a forked work horse under a memory ceiling and a CPU budget; every
 other job (webhook deliveries, sweeps) runs in the worker's own process, which keeps what it
-warmed up (compiled SQL statements, pooled connections) from one job to the next."""
+warmed up (compiled SQL statements, pooled connections) from one job to the next.
+
+The worker keeps the periodic jobs booked (`ensure_scheduled`): those of what all share
+(jobs/core.py) and those each capability with a `jobs` layer in capabilities.py declares in
+the `PERIODIC` list of its jobs/<name>.py. A new capability's periodic job needs no change
+here."""
 
 from __future__ import annotations
 
+import importlib
+import logging
 import os
 import resource
 import signal
 
 from flask import Flask
+from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker, Worker
 from rq.job import Job
 from rq.worker import WorkerStatus
 
+import capabilities
 from extensions import db, redis_store
-from jobs import housekeeping
+from jobs import core
 from jobs.search import JOBS_UNDER_LIMITS
 from services.core import queue
+from services.core.queue import Periodic
 from services.search import limits
+
+log = logging.getLogger(__name__)
 
 MiB = 1024 * 1024
 # Seconds past the CPU budget before the kernel kills the horse: room to record the failure.
@@ -57,12 +69,13 @@ class AppWorker(Worker):
         return SimpleWorker.get_heartbeat_ttl(self, job)  # type: ignore[arg-type]
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's maintenance (every `maintenance_interval`, 10 minutes), and ours: revive the
-        self-booking chains (reconcilers, sweeps) if a Redis flush or failover ended them."""
+        """RQ's maintenance (every `maintenance_interval`, 10 minutes), and ours: book the
+        periodic jobs again, which revives the self-booking chains (reconcilers, sweeps) if a
+        Redis flush or failover ended them."""
         super().run_maintenance_tasks()
         assert self.flask_app is not None
         with self.flask_app.app_context():
-            housekeeping.ensure_scheduled()
+            ensure_scheduled()
 
     def perform_job(self, job: Job, queue: Queue) -> bool:
         assert self.flask_app is not None
@@ -115,12 +128,35 @@ def _at_most(value: int, hard: int) -> int:
     return value if hard == resource.RLIM_INFINITY else min(value, hard)
 
 
+def periodic_jobs() -> list[Periodic]:
+    """Every periodic job the worker keeps booked: what all share (jobs/core.py), then the
+    `PERIODIC` list of each capability's jobs/<name>.py, in capabilities.py's order."""
+    modules = [core, *(importlib.import_module(f"jobs.{n}") for n in capabilities.having("jobs"))]
+    return [periodic for module in modules for periodic in getattr(module, "PERIODIC", ())]
+
+
+def ensure_scheduled() -> list[str]:
+    """Book the next run of every periodic job (a chain only when none is alive:
+    queue.book_periodic's `unless_booked`; a daily job under the day's id, which books one
+    job however often it is booked). Called when a worker starts and by its maintenance.
+    Returns the ids booked; a Redis outage only delays the bookings, never the worker."""
+    booked = []
+    try:
+        for periodic in periodic_jobs():
+            job_id = periodic.book(unless_booked=True)
+            if job_id is not None:
+                booked.append(job_id)
+    except RedisError as exc:
+        log.warning("could not book the periodic jobs", extra={"error": str(exc)})
+    return booked
+
+
 def run_worker(app: Flask, burst: bool = False) -> None:
-    """Work every queue of the app, with the scheduler; book the daily housekeeping first."""
+    """Work every queue of the app, with the scheduler; book the periodic jobs first."""
     AppWorker.flask_app = app
     with app.app_context():
         worker = AppWorker(
             [queue.queue(n) for n in queue.QUEUE_NAMES], connection=redis_store.client, name=None
         )
-        housekeeping.ensure_scheduled()
+        ensure_scheduled()
         worker.work(with_scheduler=True, burst=burst)

@@ -1,35 +1,23 @@
-"""The workflow jobs: the escalation sweep, which books its own next run every few minutes
-(`flask worker` books the first, jobs/housekeeping.ensure_scheduled), and the recomputation of
-a tenant's approvers after a person's access changed."""
+"""The workflow jobs: the escalation sweep, a periodic job that books its own next run every
+five minutes (`flask worker` books the first, jobs/worker.ensure_scheduled), and the
+recomputation of a tenant's approvers after a person's access changed."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from services.core import queue
+from services.core.queue import Periodic
 from services.workflows import escalation, refresh
 
-SWEEP_JOB = "jobs.workflows.sweep"
-SWEEP_EVERY = timedelta(minutes=5)
+SWEEP = Periodic("workflows-sweep", "jobs.workflows.sweep", every=timedelta(minutes=5), timeout=600)
+PERIODIC = [SWEEP]
 
 
 def sweep() -> dict[str, int]:
     """RQ job: escalate overdue steps, report unattended instances; book the next run."""
     report = escalation.sweep()
-    schedule_sweep()
+    SWEEP.book()
     return report
-
-
-def schedule_sweep(now: datetime | None = None, unless_booked: bool = False) -> str | None:
-    """Book the next run (services/core/queue.book_periodic)."""
-    return queue.book_periodic(
-        "workflows-sweep",
-        SWEEP_JOB,
-        SWEEP_EVERY,
-        now=now,
-        job_timeout=600,
-        unless_booked=unless_booked,
-    )
 
 
 def refresh_tenant(tenant_id: str) -> int:

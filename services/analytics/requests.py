@@ -1,5 +1,5 @@
 """API requests over time. The per-minute and per-hour counters of services/limits/usage.py
-live in Redis for about 8 days; `roll_up` (run by the daily housekeeping and by a rebuild)
+live in Redis for about 8 days; `roll_up` (run daily by jobs/analytics.py, and by a rebuild)
 copies each finished hour of the last 7 days into the database as `kept` counters (no other
 record of requests exists), per tenant and per API key. Series read the last 7 days from
 Redis, older hours and days from the database."""

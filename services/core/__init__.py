@@ -1,2 +1,2 @@
 """What every capability shares: actors, the unit of work, the event outbox, in-process
-signals, keyset paging and the job queue."""
+signals, keyset paging, the job queue and outbound HTTP behind the SSRF guard."""

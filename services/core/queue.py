@@ -1,12 +1,13 @@
-"""The job queues on Redis (RQ). Services enqueue jobs by their dotted name, so that no service
-imports the jobs package (jobs import services, never the other way round); the worker
-(jobs/worker.py) resolves the name when it runs the job."""
+"""The job queues on Redis (RQ), and the bookings of periodic jobs. Services enqueue jobs by
+their dotted name, so that no service imports the jobs package (jobs import services, never
+the other way round); the worker (jobs/worker.py) resolves the name when it runs the job."""
 
 from __future__ import annotations
 
 import re
 import secrets
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from flask import current_app
@@ -99,6 +100,52 @@ def taken(key: str) -> None:
     redis_store.client.delete(redis_store.key("waiting", key))
 
 
+# --- periodic jobs ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Periodic:
+    """A job the worker keeps booked: `jobs/<capability>.py` lists its own in `PERIODIC`, and
+    the worker's scheduling (jobs/worker.ensure_scheduled, at start and at each maintenance)
+    books each. Either a chain run `every` so often, whose runs each book their successor, or
+    a daily run at `daily_at` UTC, which books the next day's as it starts. `name` starts
+    every job id of it, so that several workers booking at once book one job, not several."""
+
+    name: str
+    job: str  # the job function's dotted path: "jobs.webhooks.reconcile"
+    every: timedelta | None = None
+    daily_at: time | None = None
+    timeout: int = 300  # seconds: RQ's job timeout
+
+    def __post_init__(self) -> None:
+        if (self.every is None) == (self.daily_at is None):
+            raise ValueError(f"{self.name}: a periodic job runs `every` so often or `daily_at`")
+
+    def book(self, now: datetime | None = None, unless_booked: bool = False) -> str | None:
+        """Book the next run; its job id, None when `unless_booked` found the chain alive."""
+        if self.every is not None:
+            return book_periodic(
+                self.name,
+                self.job,
+                self.every,
+                now=now,
+                job_timeout=self.timeout,
+                unless_booked=unless_booked,
+            )
+        when = self.next_run(now)
+        # The id names the day: booking it again (any worker, any time) books the same job.
+        job_id = named_job_id(self.name, f"{when:%Y%m%d}")
+        queue().enqueue_at(when, self.job, job_id=job_id, job_timeout=self.timeout)
+        return job_id
+
+    def next_run(self, now: datetime | None = None) -> datetime:
+        """When a daily job runs next: today at `daily_at` if that is still ahead, else tomorrow."""
+        assert self.daily_at is not None
+        now = now or clock.now()
+        today = datetime.combine(now.date(), self.daily_at, tzinfo=now.tzinfo)
+        return today if today > now else today + timedelta(days=1)
+
+
 def book_periodic(
     prefix: str,
     job_name: str,
@@ -108,9 +155,9 @@ def book_periodic(
     job_timeout: int = 300,
     unless_booked: bool = False,
 ) -> str | None:
-    """Book the next run of a job that books its own next run (a chain: the webhook and push
-    reconcilers, the recovery and workflow sweeps). Ids name the slot, so several workers
-    booking at once book one job.
+    """Book the next run of a job that books its own next run (a chain, `Periodic.every`: the
+    webhook and push reconcilers, the recovery and workflow sweeps). Ids name the slot, so
+    several workers booking at once book one job.
 
     `unless_booked` is for whoever revives chains (a worker starting, its maintenance every
     few minutes, after a Redis flush): it books nothing while the chain is alive (a run
@@ -129,7 +176,7 @@ def book_periodic(
 
 
 def named_job_id(*parts: str) -> str:
-    """A job id that names what it is for ("housekeeping-20261123-dms"), so that booking it
+    """A job id that names what it is for ("documents-daily-20261123-dms"), so that booking it
     twice books one job. RQ's job keys ignore REDIS_KEY_PREFIX, so the id ends with it: two
     deployments (or test runs) sharing a Redis server never take each other's jobs."""
     deployment = re.sub(r"[^A-Za-z0-9_-]", "_", current_app.config["REDIS_KEY_PREFIX"])

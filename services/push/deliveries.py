@@ -104,7 +104,7 @@ def enqueue(jobs: Sequence[tuple[str, str | None, datetime | None]]) -> int:
                     when, DELIVERY_JOB, delivery_id, job_id=job_id, job_timeout=JOB_TIMEOUT
                 )
             done += 1
-        reconciler.book()
+        reconciler.RECONCILE.book()
     except RedisError as exc:
         log.warning("push deliveries not enqueued; the reconciler will", extra={"err": str(exc)})
     return done
@@ -241,6 +241,6 @@ def reconcile() -> int:
 
 def _book_next() -> None:
     try:
-        reconciler.book()
+        reconciler.RECONCILE.book()
     except RedisError as exc:
         log.warning("push reconciler not booked", extra={"err": str(exc)})

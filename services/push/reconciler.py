@@ -1,14 +1,15 @@
 """The push reconciler: open deliveries that are due, unclaimed and whose job is not alive (Redis
 flushed, a worker killed, a crash between commit and enqueue) are enqueued again.
 
-It books itself: every enqueue of push deliveries books a run RUN_EVERY ahead (job ids name
-the slot, so a burst of notifications books one), and a run books the next while deliveries
-are still open. `jobs.push.reconcile` runs it."""
+It books itself: every enqueue of push deliveries books a run RECONCILE.every ahead (job ids
+name the slot, so a burst of notifications books one), and a run books the next while
+deliveries are still open. `jobs.push.reconcile` runs it; jobs/push.py lists RECONCILE among
+the periodic jobs the worker keeps booked."""
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from redis.exceptions import RedisError
 from sqlalchemy import func, or_, select
@@ -17,21 +18,12 @@ import clock
 from extensions import db
 from models import PushDelivery
 from models.push import OPEN_PUSH_STATUSES
-from services.core import queue
-from services.core.queue import job_is_alive
+from services.core.queue import Periodic, job_is_alive
 
 log = logging.getLogger(__name__)
 
-RECONCILE_JOB = "jobs.push.reconcile"
-RUN_EVERY = timedelta(minutes=2)
+RECONCILE = Periodic("push-reconcile", "jobs.push.reconcile", every=timedelta(minutes=2))
 BATCH = 500
-
-
-def book(now: datetime | None = None, unless_booked: bool = False) -> str | None:
-    """Book the run of the next slot (services/core/queue.book_periodic)."""
-    return queue.book_periodic(
-        "push-reconcile", RECONCILE_JOB, RUN_EVERY, now=now, unless_booked=unless_booked
-    )
 
 
 def lost_deliveries() -> list[PushDelivery]:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from errors import DomainError
 from models.push import Platform
-from services.webhooks.addresses import MAX_URL_LENGTH, url_problem
+from services.core.outbound import MAX_URL_LENGTH, url_problem
 
 FIELD = "DeviceToken"
 MAX_TOKEN_CHARS = 4096  # a web subscription's JSON; APNs and FCM tokens are far shorter

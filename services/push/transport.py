@@ -10,7 +10,7 @@ import httpx
 import orjson
 from flask import current_app
 
-from services.webhooks.transport import retry_after_seconds
+from services.core.outbound import retry_after_seconds
 
 MAX_ERROR_BODY = 4096
 

@@ -1,8 +1,8 @@
 """Web Push (RFC 8030) with VAPID (RFC 8292): pywebpush encrypts the payload for the browser
-(aes128gcm, RFC 8291) and py-vapid signs the Authorization header; the POST itself goes through
-the webhooks' transport, to the address the SSRF guard checked (the endpoint came from a
-browser, so it is someone else's URL). The push service's answers: 2xx delivered; 404 and 410:
-the subscription is gone; 429 and 5xx: try later; anything else: refused."""
+(aes128gcm, RFC 8291) and py-vapid signs the Authorization header; the POST itself goes out
+through services/core/outbound.py, to the address the SSRF guard checked (the endpoint came
+from a browser, so it is someone else's URL). The push service's answers: 2xx delivered; 404
+and 410: the subscription is gone; 429 and 5xx: try later; anything else: refused."""
 
 from __future__ import annotations
 
@@ -16,13 +16,15 @@ from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid, VapidException
 from pywebpush import WebPusher, WebPushException
 
+from services.core import outbound
 from services.push.payloads import Answer, Message, Verdict, dumps, fields
 from services.push.tokens import PushOptions, endpoint_problem, web_subscription
-from services.webhooks import addresses, transport
 
 CHANNEL = "webpush"
 TTL_SECONDS = 24 * 3600
 VAPID_SECONDS = 12 * 3600
+# The name push services see on this service's requests: the one webhook receivers see too.
+USER_AGENT = "dms-webhooks/1"
 
 
 @dataclass(frozen=True)
@@ -69,17 +71,18 @@ def send(settings: VapidSettings, stored: str, message: Message, options: PushOp
     except (WebPushException, VapidException, ValueError) as exc:
         return Answer(Verdict.FAILED, f"{type(exc).__name__}: {exc}"[:500])
     try:
-        target = addresses.resolve(endpoint, allow_private=options.allow_private)
-    except addresses.AddressRefused as exc:
+        target = outbound.resolve(endpoint, allow_private=options.allow_private)
+    except outbound.AddressRefused as exc:
         return Answer(Verdict.FAILED, str(exc)[:500])
     headers = {
         "Content-Type": "application/octet-stream",
+        "User-Agent": USER_AGENT,
         "Content-Encoding": "aes128gcm",
         "TTL": str(TTL_SECONDS),
         "Urgency": "normal",
         "Authorization": authorization,
     }
-    outcome = transport.post(target, headers, encrypted["body"])
+    outcome = outbound.post(target, headers, encrypted["body"])
     status = outcome.status_code
     if status is None:
         return Answer(Verdict.RETRY, outcome.error)

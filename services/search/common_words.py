@@ -4,8 +4,8 @@ SQLite: the listed matches"; migration 0031).
 
 Ranking a common word's page costs bm25 over every match (35,000 at 100,000 documents: 30-80
 ms), because FTS5 computes bm25 only when asked and its sorter must see every value. For a
-term matched by at least MIN_MATCHES rows, `refresh()` (the daily housekeeping, after the
-index merge; `flask documents list-common-words`) keeps its LIST_SIZE best rowids by bm25 in
+term matched by at least MIN_MATCHES rows, `refresh()` (search's daily job, after the index
+merge; `flask documents list-common-words`) keeps its LIST_SIZE best rowids by bm25 in
 `document_search_common`. A search for the word ranks the listed rows and the rows written
 after the list was made (`document_search_ids.written`, numbered by a trigger from a counter
 that only grows), and keeps its

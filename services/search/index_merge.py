@@ -12,8 +12,8 @@ transaction, so an upload waits for one step (about 30 ms), never for the whole 
 at 100,000 documents). As FTS5's documentation says ("The 'merge' command"): the first step asks
 for a negative number of pages, which makes every segment of any level eligible; the next ones
 a positive number, which finishes that merge even when uploads add segments meanwhile; a step
-that changed fewer than 2 rows (sqlite3's total_changes()) found nothing left to merge. The
-daily housekeeping runs it; `flask documents merge-index` runs it now.
+that changed fewer than 2 rows (sqlite3's total_changes()) found nothing left to merge.
+Search's daily job (jobs/search.py) runs it; `flask documents merge-index` runs it now.
 
 Between two merges, writes add segments again (21 after 2,000 documents re-indexed one at a
 time: highlights 9.2 ms). `tidy()`, run by the recovery job every 5 minutes, merges only the

@@ -1,7 +1,7 @@
 """Recovery without hands for text extraction: a document the database says is pending, but
 whose job no longer exists or no longer runs (Redis flushed or down at upload time, a worker
 killed mid-job), is scheduled again. The database is the record; Redis only carries the work.
-jobs/housekeeping.py runs this every few minutes; `flask documents reindex` does it by hand."""
+jobs/search.py runs this every 5 minutes; `flask documents reindex` does it by hand."""
 
 from __future__ import annotations
 

@@ -20,9 +20,9 @@ from sqlalchemy.orm import aliased, joinedload, lazyload
 import clock
 from extensions import db
 from models import WebhookDelivery
+from services.core.outbound import Outcome, Pools
 from services.webhooks import deliveries
 from services.webhooks.deliveries import AttemptPlan
-from services.webhooks.transport import Outcome, Pools
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ def claim_due(job_id: str | None, limit: int | None = None) -> tuple[list[Attemp
 
 class Sender:
     """Sends the plans of a batch concurrently: SEND_THREADS threads, keep-alive connections
-    per checked address (transport.Pools), the SSRF guard on every attempt. Threads and
+    per checked address (outbound.Pools), the SSRF guard on every attempt. Threads and
     connections last while the sender is open (`with Sender() as sender:`)."""
 
     def __init__(self, threads: int | None = None) -> None:

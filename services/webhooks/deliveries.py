@@ -28,12 +28,12 @@ from extensions import db
 from models import DeliveryStatus, Event, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.webhooks import OPEN_STATUSES
 from services.audit import audit_log
-from services.core import events, signals, transaction
+from services.core import events, outbound, signals, transaction
 from services.core.actors import Actor
+from services.core.outbound import Outcome, Pools
 from services.core.paging import keyset_page
-from services.webhooks import addresses, endpoints, health, signing, transport, wakeup
+from services.webhooks import endpoints, health, signing, wakeup
 from services.webhooks.catalogue import DIRECT_ONLY, TEST_EVENT
-from services.webhooks.transport import Outcome, Pools
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,8 @@ SCHEDULE = (
 # reconciler sends again.
 CLAIM_LEASE = timedelta(minutes=2)
 MAX_PAYLOAD_BYTES = 256 * 1024
+# What every attempt says about itself besides its signature (the URL's Host is core's).
+REQUEST_HEADERS = {"Content-Type": "application/json", "User-Agent": "dms-webhooks/1"}
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,8 @@ def plan_attempt(
 def send(
     plan: AttemptPlan, allow_private: bool | None = None, pools: Pools | None = None
 ) -> Outcome:
-    """The SSRF guard, then the request; outside any unit of work (it takes up to 10 s). From
+    """The SSRF guard, then the request (services/core/outbound.py); outside any unit of work
+    (it takes up to 10 s). From
     a thread without the app, pass `allow_private` (the setting); `pools` keeps connections
     alive across a batch."""
     if not plan.headers["webhook-signature"]:
@@ -176,10 +179,10 @@ def send(
     if allow_private is None:
         allow_private = current_app.config["DMS_WEBHOOK_ALLOW_PRIVATE"]
     try:
-        target = addresses.resolve(plan.url, allow_private=allow_private)
-    except addresses.AddressRefused as exc:
+        target = outbound.resolve(plan.url, allow_private=allow_private)
+    except outbound.AddressRefused as exc:
         return Outcome(None, 0, error=str(exc)[:500])
-    return transport.post(target, plan.headers, plan.body, pools)
+    return outbound.post(target, {**REQUEST_HEADERS, **plan.headers}, plan.body, pools)
 
 
 def record_outcome(plan: AttemptPlan, outcome: Outcome) -> str | None:

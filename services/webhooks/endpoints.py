@@ -15,10 +15,10 @@ from errors import FieldError, validation_failed
 from extensions import db
 from models import WebhookEndpoint
 from services.audit import audit_log
-from services.core import signals
+from services.core import outbound, signals
 from services.core.actors import Actor
 from services.core.paging import keyset_page
-from services.webhooks import addresses, signing
+from services.webhooks import signing
 from services.webhooks.catalogue import DIRECT_ONLY, EVENT_TYPES, WILDCARD
 
 ROTATION_OVERLAP = timedelta(hours=24)
@@ -44,7 +44,7 @@ def _checked(url: str | None, events: list[str] | None) -> list[str] | None:
     """One 422 for every bad field; the event list normalised (`*` alone, no duplicates)."""
     errors: list[FieldError] = []
     if url is not None:
-        problem = addresses.url_problem(
+        problem = outbound.url_problem(
             url,
             allow_http=current_app.config["DMS_WEBHOOK_ALLOW_HTTP"],
             allow_private=current_app.config["DMS_WEBHOOK_ALLOW_PRIVATE"],

@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapte
 from pydantic.alias_generators import to_camel
 
 from models import WebhookDelivery, WebhookEndpoint
+from services.core.outbound import MAX_URL_LENGTH
 from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
-from services.webhooks.addresses import MAX_URL_LENGTH
 from services.webhooks.catalogue import CATALOGUE, EventType
 from services.webhooks.endpoints import MAX_EVENT_TYPES
 

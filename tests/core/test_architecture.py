@@ -27,7 +27,7 @@ SERVICE_LAYERS = {
     "passkeys": {"core", "audit", "accounts"},
     "webhooks": {"core", "audit"},
     "notifications": {"core", "push"},
-    "push": {"core", "audit", "webhooks"},
+    "push": {"core", "audit"},
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
     "graph": {"core", "audit", "documents", "search"},

@@ -190,14 +190,14 @@ def test_document_and_its_stored_response_commit_together(upload, app, monkeypat
 
 def test_the_daily_job_deletes_expired_records(upload, app):
     from extensions import db
-    from jobs.housekeeping import daily_housekeeping
+    from jobs.core import expire_idempotency_records
     from models.idempotency import IdempotencyRecord
 
     assert upload(b"x", "a.txt", extra_headers={"Idempotency-Key": "old-1"}).status_code == 201
     clock.shift(timedelta(hours=23))
     with app.app_context():
-        assert daily_housekeeping()["idempotencyRecords"] == 0
+        assert expire_idempotency_records()["idempotencyRecords"] == 0
     clock.shift(timedelta(hours=2))
     with app.app_context():
-        assert daily_housekeeping()["idempotencyRecords"] == 1
+        assert expire_idempotency_records()["idempotencyRecords"] == 1
         assert db.session.scalar(select(func.count()).select_from(IdempotencyRecord)) == 0

@@ -12,7 +12,7 @@ import clock
 from extensions import db
 from models import AuditEntry, Document, DocumentText, DocumentVersion
 from services.documents.blobs import blob_store
-from tests.helpers import auth_headers
+from tests.helpers import auth_headers, forget_jobs
 
 
 def _trash(app, document_id: str, days_ago: float) -> None:
@@ -128,32 +128,28 @@ def test_same_bytes_in_another_tenant_do_not_keep_a_blob(app, tenant, other_tena
         assert not blob_store().exists(tenant.id, _sha(app, theirs))
 
 
-def test_housekeeping_job_books_the_next_daily_run(app):
-    from jobs.housekeeping import daily_housekeeping, next_run, schedule_next
+def test_the_daily_job_books_its_next_run(app):
+    from jobs.documents import DAILY, daily
     from services.core import queue
 
-    assert next_run(datetime(2026, 11, 21, 2, 0, tzinfo=UTC)) == datetime(
+    assert DAILY.next_run(datetime(2026, 11, 21, 2, 0, tzinfo=UTC)) == datetime(
         2026, 11, 21, 3, 0, tzinfo=UTC
     )
-    assert next_run(datetime(2026, 11, 21, 3, 0, tzinfo=UTC)).day == 22
+    assert DAILY.next_run(datetime(2026, 11, 21, 3, 0, tzinfo=UTC)).day == 22
     with app.app_context():
-        report = daily_housekeeping()
-        job_id = schedule_next()
+        forget_jobs()
+        report = daily()
         registry = queue.queue().scheduled_job_registry
-        assert job_id in registry.get_job_ids()
+        tomorrow = f"{DAILY.next_run():%Y%m%d}"
+        assert [j for j in registry.get_job_ids() if j.startswith("documents-daily-")] == [
+            queue.named_job_id("documents-daily", tomorrow)
+        ]
         assert report == {
             "documents": 0,
             "blobsDeleted": 0,
             "blobsKept": 0,
-            "idempotencyRecords": 0,
             "temporaryFiles": 0,
             "unreferencedBlobs": 0,
-            "rotationReminders": 0,
-            "apiRequestHours": 0,
-            # Earlier tests' deletions leave SQLite's index a segment of tombstones to merge
-            # (tests/search/test_index_merge.py checks the merge).
-            "searchIndexMergeSteps": report["searchIndexMergeSteps"],
-            "commonWordsListed": 0,  # no word in 5,000 documents
         }
 
 
@@ -195,7 +191,7 @@ def test_the_daily_job_reclaims_blobs_no_row_references(app, tenant, store_docum
     import os
     import time
 
-    from jobs.housekeeping import daily_housekeeping
+    from jobs.documents import daily
 
     kept = store_document(tenant, b"a document's own bytes", "k.txt", schedule=False)
     with app.app_context():
@@ -207,7 +203,7 @@ def test_the_daily_job_reclaims_blobs_no_row_references(app, tenant, store_docum
         for sha in (stray.sha256, _sha(app, kept)):
             os.utime(store.path_for(tenant.id, sha), (two_days_ago, two_days_ago))
 
-        report = daily_housekeeping()
+        report = daily()
 
         assert report["unreferencedBlobs"] == 1
         assert not store.exists(tenant.id, stray.sha256)

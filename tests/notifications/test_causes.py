@@ -58,9 +58,9 @@ def test_keys_due_for_rotation_are_reminded_once(
     assert notifications_of(app, member) == [] and notifications_of(app, stranger) == []
 
 
-def test_the_daily_housekeeping_runs_the_reminder(app, tenant, admin, create_key):
+def test_the_daily_job_runs_the_reminder(app, tenant, admin, create_key):
     from extensions import db
-    from jobs.housekeeping import daily_housekeeping
+    from jobs.notifications import remind_key_rotations
     from models import ApiKey
 
     key, _ = create_key(tenant, name="old")
@@ -71,5 +71,5 @@ def test_the_daily_housekeeping_runs_the_reminder(app, tenant, admin, create_key
             .values(created_at=clock.now() - timedelta(days=90))
         )
         db.session.commit()
-        assert daily_housekeeping()["rotationReminders"] == 1
+        assert remind_key_rotations()["rotationReminders"] == 1
     assert [kind for kind, _, _ in notifications_of(app, admin)] == ["api_key.rotation_due"]

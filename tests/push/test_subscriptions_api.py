@@ -15,7 +15,7 @@ import pytest
 from config import WEBPUSH_HOSTS
 from extensions import db
 from models import PushSubscription
-from services.webhooks.addresses import refusal_reason
+from services.core.outbound import refusal_reason
 from tests.helpers import audit_actions, auth_headers, bearer
 from tests.push.conftest import APNS_TOKEN, FCM_TOKEN, Browser, b64url
 

@@ -1,7 +1,7 @@
 """Merging SQLite's FTS5 index into one segment (services/search/index_merge.py): documents
 indexed a transaction each leave several segments; merge() leaves one, in steps that each
 commit; searches answer the same hits, scores and highlights before and after; a document
-indexed between two steps is kept; the CLI and the daily housekeeping run it; PostgreSQL has
+indexed between two steps is kept; the CLI and search's daily job run it; PostgreSQL has
 nothing to merge."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from extensions import db
-from jobs.housekeeping import daily_housekeeping, recover_lost_work
+from jobs.search import daily, recover_lost_work
 from services.documents.filters import DocumentFilters
 from services.search import fts5_rows, index_merge, indexing, search
 
@@ -94,7 +94,7 @@ def test_a_document_indexed_between_two_steps_is_kept(app, sqlite_only, index_do
         assert [hit[0] for hit in _page(tenant.id, "lighthouse")] == added
 
 
-def test_the_command_and_the_housekeeping_merge(app, sqlite_only, index_documents, tenant):
+def test_the_command_and_the_daily_job_merge(app, sqlite_only, index_documents, tenant):
     index_documents(tenant, *SPECS)
     result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
     assert result.exit_code == 0, result.output
@@ -107,7 +107,7 @@ def test_the_command_and_the_housekeeping_merge(app, sqlite_only, index_document
         # many writes each made, fill a level and let FTS5 fold them into one itself.
         _filler(2, words_each=5)
         assert index_merge.segments() == 3
-        assert daily_housekeeping()["searchIndexMergeSteps"] >= 1
+        assert daily()["searchIndexMergeSteps"] >= 1
         assert index_merge.segments() == 1
     again = app.test_cli_runner().invoke(args=["documents", "merge-index"])
     assert again.exit_code == 0 and "nothing to merge" in again.output
@@ -138,5 +138,5 @@ def test_nothing_to_merge_on_postgresql(app, database_url, index_documents, tena
     result = app.test_cli_runner().invoke(args=["documents", "merge-index"])
     assert result.exit_code == 0 and "nothing to merge" in result.output
     with app.app_context():
-        assert daily_housekeeping()["searchIndexMergeSteps"] == 0
+        assert daily()["searchIndexMergeSteps"] == 0
         assert recover_lost_work()["searchIndexTidySteps"] == 0

@@ -1,5 +1,5 @@
 """Recovery without hands: pending text extraction whose job is gone is enqueued again by the
-scheduled recovery job (jobs/housekeeping.recover_lost_work), never doubled while it lives."""
+scheduled recovery job (jobs/search.recover_lost_work), never doubled while it lives."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _text(app, document_id: str) -> tuple[str, DocumentText]:
 
 
 def _recover(app) -> int:
-    from jobs.housekeeping import recover_lost_work
+    from jobs.search import recover_lost_work
 
     with app.app_context():
         return recover_lost_work()["extractions"]
@@ -78,7 +78,7 @@ def test_the_recovery_job_books_its_next_run(app):
     from services.core import queue
 
     with app.app_context():
-        from jobs.housekeeping import recover_lost_work
+        from jobs.search import recover_lost_work
 
         recover_lost_work()
         scheduled = queue.queue().scheduled_job_registry.get_job_ids()

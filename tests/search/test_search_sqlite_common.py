@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 import clock
 from extensions import db
-from jobs.housekeeping import daily_housekeeping
+from jobs.search import daily
 from services.documents.filters import DocumentFilters
 from services.search import common_words, fts5_rows, index_merge, indexing, query_syntax
 from services.search.engines import sqlite
@@ -246,14 +246,14 @@ def test_the_ceiling_reads_fts5s_averages(app, sqlite_only, index_documents, ten
     assert common_words.keyword_ceiling(block, 1, 2.0, 1.5) > then
 
 
-def test_the_command_and_the_housekeeping_list(app, corpus):
+def test_the_command_and_the_daily_job_list(app, corpus):
     result = app.test_cli_runner().invoke(args=["documents", "list-common-words"])
     assert result.exit_code == 0, result.output
     with app.app_context():
         listed = db.session.scalars(text("SELECT term FROM document_search_common_terms")).all()
         assert "alpha" in listed and "file" in listed  # and the fillers, in every document
         assert f"listed {len(listed)} common words; dropped 0 no longer common" in result.output
-        assert daily_housekeeping()["commonWordsListed"] == len(listed)
+        assert daily()["commonWordsListed"] == len(listed)
 
 
 def test_nothing_to_list_on_postgresql(app, database_url, index_documents, tenant):
@@ -262,4 +262,4 @@ def test_nothing_to_list_on_postgresql(app, database_url, index_documents, tenan
     index_documents(tenant, {"text": "alpha"})
     with app.app_context():
         assert common_words.refresh() == common_words.Refreshed(0, 0)
-        assert daily_housekeeping()["commonWordsListed"] == 0
+        assert daily()["commonWordsListed"] == 0

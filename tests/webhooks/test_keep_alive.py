@@ -1,4 +1,4 @@
-"""Kept-alive connections within a batch (transport.Pools): reused for the same checked
+"""Kept-alive connections within a batch (outbound.Pools): reused for the same checked
 address and name only, never after an answer longer than the part we read."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from services.webhooks.addresses import Target, resolve
-from services.webhooks.transport import Pools, post
+from services.core.outbound import Pools, Target, post, resolve
 from tests.webhooks.receiver import Answer, Receiver
 
 

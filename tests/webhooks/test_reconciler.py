@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 import clock
 from extensions import db, redis_store
-from jobs import housekeeping
 from jobs import webhooks as webhook_jobs
+from jobs import worker
 from models import WebhookDelivery
 from services.core import queue, transaction
 from services.webhooks import deliveries
@@ -146,7 +146,7 @@ def test_concurrent_claims_let_exactly_one_through(app, make_endpoint, emit, ten
 def test_the_reconciler_runs_every_minute_beside_the_sweeps(app):
     with app.app_context():
         forget_jobs()  # earlier tests' runs would count as a living chain
-        housekeeping.ensure_scheduled()
+        worker.ensure_scheduled()
         scheduled = ScheduledJobRegistry(queue=queue.queue()).get_job_ids()
         assert any(job_id.startswith("webhooks-reconcile-") for job_id in scheduled)
         assert webhook_jobs.reconcile() == 0  # and books its next run

@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from services.webhooks import addresses
-from services.webhooks.addresses import AddressRefused
+from services.core import outbound
+from services.core.outbound import AddressRefused
 
 REFUSED = [
     "https://127.0.0.1/hook",
@@ -34,7 +34,7 @@ REFUSED = [
 @pytest.mark.parametrize("url", REFUSED)
 def test_refused_addresses(url):
     with pytest.raises(AddressRefused, match="refused"):
-        addresses.resolve(url, allow_private=False)
+        outbound.resolve(url, allow_private=False)
 
 
 def test_a_name_resolving_to_a_private_address_is_refused(monkeypatch):
@@ -44,7 +44,7 @@ def test_a_name_resolving_to_a_private_address_is_refused(monkeypatch):
 
     monkeypatch.setattr(socket, "getaddrinfo", fake)
     with pytest.raises(AddressRefused, match="private"):
-        addresses.resolve("https://intranet.example.com/hook", allow_private=False)
+        outbound.resolve("https://intranet.example.com/hook", allow_private=False)
 
 
 def test_any_private_answer_among_public_ones_refuses(monkeypatch):
@@ -55,13 +55,13 @@ def test_any_private_answer_among_public_ones_refuses(monkeypatch):
         lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", x) for x in answers],
     )
     with pytest.raises(AddressRefused, match="loopback"):
-        addresses.resolve("https://mixed.example.com/", allow_private=False)
+        outbound.resolve("https://mixed.example.com/", allow_private=False)
 
 
 def test_public_addresses_pass():
-    target = addresses.resolve("https://93.184.215.14:8443/a?b=1", allow_private=False)
+    target = outbound.resolve("https://93.184.215.14:8443/a?b=1", allow_private=False)
     assert (target.address, target.port, target.target) == ("93.184.215.14", 8443, "/a?b=1")
-    assert addresses.resolve("https://[2606:4700::1111]/", allow_private=False).address
+    assert outbound.resolve("https://[2606:4700::1111]/", allow_private=False).address
 
 
 def test_the_request_goes_to_the_checked_address_with_the_name_as_host(
@@ -117,9 +117,9 @@ def test_every_attempt_is_checked(
     ],
 )
 def test_creation_refuses_what_it_can_tell_without_resolving(url):
-    assert addresses.url_problem(url, allow_http=False, allow_private=False)
+    assert outbound.url_problem(url, allow_http=False, allow_private=False)
 
 
 def test_operator_switches(url="http://10.0.0.1:8080/x"):
-    assert addresses.url_problem(url, allow_http=True, allow_private=True) is None
-    assert addresses.resolve(url, allow_private=True).address == "10.0.0.1"
+    assert outbound.url_problem(url, allow_http=True, allow_private=True) is None
+    assert outbound.resolve(url, allow_private=True).address == "10.0.0.1"

@@ -117,12 +117,12 @@ def test_the_sweep_escalates_an_overdue_step_once(app, flow, people, document_id
 def test_a_starting_worker_books_the_sweep_and_the_push_reconciler(app):
     from rq.registry import ScheduledJobRegistry
 
-    from jobs import housekeeping
+    from jobs import worker
     from services.core import queue
 
     with app.app_context():
         forget_jobs()  # earlier tests' runs would count as living chains
-        housekeeping.ensure_scheduled()
+        worker.ensure_scheduled()
         booked = ScheduledJobRegistry(queue=queue.queue()).get_job_ids()
         assert any(j.startswith("workflows-sweep-") for j in booked), booked
         assert any(j.startswith("push-reconcile-") for j in booked), booked
