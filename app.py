@@ -127,15 +127,20 @@ def _protect_forms(app: Flask) -> None:
 
 
 def _register_commands(app: Flask) -> None:
+    """Flask-Migrate's `flask db`, then the operator commands: the `COMMANDS` of every
+    capability's `cli/<name>.py` in capabilities.py and of the modules all share (cli/)."""
     from flask_migrate import Migrate
 
-    from cli import register_commands
+    import capabilities
     from extensions import db
 
     migrations = os.path.join(os.path.dirname(os.path.abspath(__file__)), "migrations")
     # Batch mode lets Alembic alter tables on SQLite too, so one history serves both.
     Migrate(app, db, directory=migrations, render_as_batch=True)
-    register_commands(app)
+    names = [*capabilities.having("cli"), *sorted(capabilities.SHARED["cli"])]
+    for name in names:
+        for command in importlib.import_module(f"cli.{name}").COMMANDS:
+            app.cli.add_command(command)
 
 
 def _configure_sqlite(app: Flask) -> None:

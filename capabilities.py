@@ -1,8 +1,8 @@
 """The capabilities of the service, each under one name in every layer it has: the table the
-app factory reads to mount each capability's routes and pages and to connect the signals it
-follows, the worker reads to book each capability's periodic jobs (the `PERIODIC` list of its
-jobs/<name>.py), and tests/core/test_architecture.py checks against the tree and against the
-table in docs/architecture.md."""
+app factory reads to mount each capability's routes and pages, to connect the signals it
+follows and to add its operator commands, the worker reads to book each capability's
+periodic jobs (the `PERIODIC` list of its jobs/<name>.py), and tests/core/test_architecture.py
+checks against the tree and against the table in docs/architecture.md."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ LAYERS = {
     "services": "services/x/",
     "models": "models/x.py",
     "jobs": "jobs/x.py",
+    "cli": "cli/x.py",
     "templates": "templates/portal/x/",
     "tests": "tests/x/",
     "docs": "docs/x.md",
@@ -32,6 +33,7 @@ SHARED = {
     "services": {"core"},
     "models": {"base", "event", "idempotency"},
     "jobs": {"core", "housekeeping", "worker"},
+    "cli": {"boundary", "processes"},
     "templates": {"dashboard"},
     "tests": {"browser", "core", "deploy", "openapi"},
     "docs": {"architecture", "decisions", "interface", "portal", "sdk", "tenant-archive"},
@@ -52,15 +54,15 @@ def _capability(name: str, summary: str, layers: str) -> Capability:
 CAPABILITIES = (
     _capability(
         "accounts", "tenants, people, roles, sign-in and portal sessions",
-        "api portal services models templates tests docs",
+        "api portal services models templates tests docs cli",
     ),
     _capability(
         "audit", "the hash-chained audit log and its anchors",
-        "portal services models templates tests",
+        "portal services models templates tests cli",
     ),
     _capability(
         "keys", "API keys: create, rotate, revoke, allowlists",
-        "portal services models templates tests",
+        "portal services models templates tests cli",
     ),
     _capability(
         "limits", "rate limits, quotas and usage counting",
@@ -68,19 +70,19 @@ CAPABILITIES = (
     ),
     _capability(
         "documents", "upload, versions, trash, download, blob stores",
-        "api portal services models templates tests docs jobs",
+        "api portal services models templates tests docs jobs cli",
     ),
     _capability(
         "search", "extraction, the full-text index and ranking",
-        "api services models jobs tests docs",
+        "api services models jobs tests docs cli",
     ),
     _capability(
         "semantic", "embeddings, vector search and similar documents",
-        "api services models jobs tests docs",
+        "api services models jobs tests docs cli",
     ),
     _capability(
         "copilot", "questions answered from the documents with citations",
-        "api portal services models templates tests docs",
+        "api portal services models templates tests docs cli",
     ),
     _capability(
         "lifecycle", "deprecations, sunsets and the beta tier of the API",
@@ -88,7 +90,7 @@ CAPABILITIES = (
     ),
     _capability(
         "oauth", "OAuth 2.0 with PKCE: apps, consents, tokens",
-        "api portal services models templates tests docs",
+        "api portal services models templates tests docs cli",
     ),
     _capability(
         "passkeys", "WebAuthn registration and sign-in",
@@ -96,7 +98,7 @@ CAPABILITIES = (
     ),
     _capability(
         "webhooks", "endpoints, signed deliveries, retries and replay",
-        "api portal services models templates tests docs jobs",
+        "api portal services models templates tests docs jobs cli",
     ),
     _capability(
         "push", "devices and push to APNs, FCM and Web Push",
@@ -116,15 +118,15 @@ CAPABILITIES = (
     ),
     _capability(
         "graph", "entities, relationships and mentions",
-        "api portal services models templates tests docs jobs",
+        "api portal services models templates tests docs jobs cli",
     ),
     _capability(
         "operations", "backups, tenant export, import and deletion, the internal tier",
-        "api services models tests docs",
+        "api services models tests docs cli",
     ),
     _capability(
         "analytics", "usage and content counters and their charts",
-        "api services models tests docs jobs",
+        "api services models tests docs jobs cli",
     ),
 )  # fmt: skip
 

@@ -165,6 +165,17 @@ def client(app):
 
 
 @pytest.fixture
+def cli(app):
+    """cli("tenants", "create", ...) -> click's Result of that operator command on the app."""
+    runner = app.test_cli_runner()
+
+    def run(*args: str):
+        return runner.invoke(args=list(args))
+
+    return run
+
+
+@pytest.fixture
 def ctx(app):
     """An app context for tests that call services directly (not with the client)."""
     with app.app_context() as context:

@@ -1,7 +1,7 @@
 """The unit of work: services flush, the boundary commits.
 
-A boundary is a view (`@transactional`), a job (`@transactional` too), or a CLI command (its
-`_command` wrapper). It commits with `commit()` when the work returned and rolls back when it
+A boundary is a view (`@transactional`), a job (`@transactional` too), or a CLI command
+(cli/boundary.py). It commits with `commit()` when the work returned and rolls back when it
 raised. Services never commit; they add rows, flush, and register what must wait for the
 commit with `after_commit()` (enqueueing a job that reads the new rows) or happen only on a
 rollback with `after_rollback()` (removing a stored file nobody will reference).

@@ -11,12 +11,6 @@ from services.audit import audit_log
 from services.core.actors import Actor
 
 
-@pytest.fixture
-def cli(app):
-    runner = app.test_cli_runner()
-    return lambda *args: runner.invoke(args=list(args))
-
-
 def _record(app, tenant_id: str, count: int) -> None:
     with app.app_context():
         for n in range(count):

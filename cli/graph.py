@@ -6,15 +6,15 @@ from __future__ import annotations
 import sys
 
 import click
-from flask.cli import AppGroup
 from tqdm import tqdm
 
+from cli.boundary import CommandError, CommandGroup
 from extensions import db
 from models import DocumentText, Tenant
 from services.core import transaction
 from services.graph import mentions
 
-graph_cli = AppGroup("graph", help="Keep the knowledge graph's mentions in step.")
+graph_cli = CommandGroup("graph", help="Keep the knowledge graph's mentions in step.")
 
 
 @graph_cli.command("rescan")
@@ -22,8 +22,7 @@ graph_cli = AppGroup("graph", help="Keep the knowledge graph's mentions in step.
 def rescan(slug: str) -> None:
     """Rescan every document of tenant SLUG for its entities, a batch per transaction."""
     if db.session.get(Tenant, slug) is None:
-        click.echo(f"error: no tenant {slug!r}", err=True)
-        sys.exit(1)
+        raise CommandError(f"no tenant {slug!r}")
     ids = list(
         db.session.scalars(
             db.select(DocumentText.document_id)
@@ -38,3 +37,6 @@ def rescan(slug: str) -> None:
             db.session.expunge_all()
             bar.update(len(batch))
     click.echo(f"rescanned {len(ids)} documents")
+
+
+COMMANDS = (graph_cli,)

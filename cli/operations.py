@@ -8,14 +8,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import click
-from flask.cli import AppGroup, with_appcontext
 from tqdm import tqdm
 
-from errors import DomainError
-from extensions import db
+from cli.boundary import CommandError, CommandGroup, tenants_cli
 from services.operations import backup, tenant_delete, tenant_export, tenant_import
 
-backup_cli = AppGroup("backup", help="Back up the whole installation and restore it.")
+backup_cli = CommandGroup("backup", help="Back up the whole installation and restore it.")
 
 
 def bar(items: Iterable, label: str, total: int) -> Iterable:
@@ -23,21 +21,12 @@ def bar(items: Iterable, label: str, total: int) -> Iterable:
     return tqdm(items, desc=label, total=total, file=sys.stderr, disable=None, unit="file")
 
 
-def fail(error: DomainError) -> None:
-    db.session.rollback()
-    click.echo("error: " + "; ".join(e.message for e in error.errors), err=True)
-    sys.exit(1)
-
-
 @backup_cli.command("create")
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 def backup_create(directory: Path) -> None:
     """Write a consistent backup (database + referenced blobs + manifest) into DIRECTORY,
     which must be absent or empty. Keep DMS_AUDIT_KEYS and SECRET_KEY beside it, apart."""
-    try:
-        manifest = backup.create(directory, progress=bar)
-    except DomainError as error:
-        fail(error)
+    manifest = backup.create(directory, progress=bar)
     for name in manifest["missingBlobs"]:
         click.echo(f"warning: {name} was not in the blob store (purged or lost)", err=True)
     blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
@@ -50,32 +39,23 @@ def backup_create(directory: Path) -> None:
 def backup_restore(directory: Path, force: bool) -> None:
     """Verify every checksum of the backup in DIRECTORY, then restore it into this
     installation (which must be empty unless --force). Run `flask db upgrade` after."""
-    try:
-        manifest = backup.restore(directory, force=force, progress=bar)
-    except DomainError as error:
-        fail(error)
+    manifest = backup.restore(directory, force=force, progress=bar)
     blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
     click.echo(f"restored {manifest['database']['dialect']} database and {blobs} blobs")
 
 
-@click.command("delete")
+@tenants_cli.command("delete")
 @click.argument("slug")
 @click.option("--yes", is_flag=True, help="Confirm: this deletes the tenant for good.")
-@with_appcontext
 def tenants_delete(slug: str, yes: bool) -> None:
     """Delete the tenant SLUG and everything it owns: every row, every blob, its Redis keys.
     Recorded in the operator log (operator_records), not in the tenant's audit log."""
     if not yes:
-        click.echo(
-            f"error: deleting {slug!r} removes all its data for good; "
-            "export it first (`tenants export`), then run again with --yes",
-            err=True,
+        raise CommandError(
+            f"deleting {slug!r} removes all its data for good; "
+            "export it first (`tenants export`), then run again with --yes"
         )
-        sys.exit(1)
-    try:
-        report = tenant_delete.delete_tenant(slug, progress=bar)
-    except DomainError as error:
-        fail(error)
+    report = tenant_delete.delete_tenant(slug, progress=bar)
     rows = sum(report.rows.values())
     click.echo(
         f"deleted tenant {slug}: {rows} rows, {report.blobs} blobs, "
@@ -83,7 +63,7 @@ def tenants_delete(slug: str, yes: bool) -> None:
     )
 
 
-@click.command("export")
+@tenants_cli.command("export")
 @click.argument("slug")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -91,20 +71,15 @@ def tenants_delete(slug: str, yes: bool) -> None:
     is_flag=True,
     help="Also carry API key hashes and password hashes (docs/tenant-archive.md).",
 )
-@with_appcontext
 def tenants_export(slug: str, file: Path, with_secrets: bool) -> None:
     """Write tenant SLUG (documents with every version and blob, metadata, tags, entities,
     forms, workflows, audit log, ...) to FILE, a zip documented in docs/tenant-archive.md.
     Prints the archive's sha256 last: give it to `tenants import --sha256`."""
     if file.exists():
-        click.echo(f"error: {file} exists; choose a new file name", err=True)
-        sys.exit(1)
-    try:
-        manifest, sha256 = tenant_export.export_tenant(
-            slug, file, with_secrets=with_secrets, progress=bar
-        )
-    except DomainError as error:
-        fail(error)
+        raise CommandError(f"{file} exists; choose a new file name")
+    manifest, sha256 = tenant_export.export_tenant(
+        slug, file, with_secrets=with_secrets, progress=bar
+    )
     rows = sum(t["rows"] for t in manifest["tables"].values())
     blobs = sum(1 for name in manifest["files"] if name.startswith("blobs/"))
     audit = manifest["audit"]["entries"]
@@ -112,20 +87,14 @@ def tenants_export(slug: str, file: Path, with_secrets: bool) -> None:
     click.echo(f"sha256 {sha256}")
 
 
-@click.command("import")
+@tenants_cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--slug", default=None, help="Import under this slug (default: the archive's).")
 @click.option("--sha256", "expected", default=None, help="Refuse unless the file has this sha256.")
-@with_appcontext
 def tenants_import(file: Path, slug: str | None, expected: str | None) -> None:
     """Load a tenant archive written by `tenants export` into this installation, under its
     own slug or --slug. Refuses a slug that exists and an archive imported here before."""
-    try:
-        report = tenant_import.import_tenant(
-            file, slug=slug, expected_sha256=expected, progress=bar
-        )
-    except DomainError as error:
-        fail(error)
+    report = tenant_import.import_tenant(file, slug=slug, expected_sha256=expected, progress=bar)
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
     rows = sum(report.rows.values())
@@ -133,3 +102,6 @@ def tenants_import(file: Path, slug: str | None, expected: str | None) -> None:
         f"imported {report.tenant_id}: {rows} rows, {report.blobs} blobs, "
         f"{report.audit_entries} archived audit entries"
     )
+
+
+COMMANDS = (backup_cli,)

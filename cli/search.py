@@ -1,23 +1,19 @@
-"""Operator commands for documents' text, trash and blobs: `flask documents
-reindex|passages|purge|merge-index`, `flask storage migrate`."""
+"""Operator commands for the full-text index: `flask documents reindex|passages|merge-index|
+list-common-words`."""
 
 from __future__ import annotations
 
 import sys
 
 import click
-from flask.cli import AppGroup
 from tqdm import tqdm
 
+from cli.boundary import CommandError, documents_cli
 from extensions import db
 from jobs.search import extract_document
 from models import Document
 from services.core import transaction
-from services.documents import migration, purge
 from services.search import common_words, index_merge, indexing, passages
-
-documents_cli = AppGroup("documents", help="Re-extract document text and empty the trash.")
-storage_cli = AppGroup("storage", help="Move the blobs between the local and the S3 store.")
 
 
 @documents_cli.command("reindex")
@@ -43,11 +39,10 @@ def reindex(tenant_id: str | None, everything: bool, inline: bool) -> None:
             continue
         if inline:
             indexing.mark_pending(document)
-            transaction.commit()
+            transaction.commit()  # the extraction below is a job's own unit of work
             extract_document(document.tenant_id, document.id, document.current_version)
         elif not indexing.schedule_extraction(document):
-            click.echo("error: Redis is unreachable; start it or use --inline", err=True)
-            sys.exit(1)
+            raise CommandError("Redis is unreachable; start it or use --inline")
         db.session.expunge_all()  # keeps memory flat over a million documents
         done += 1
     click.echo(f"{'extracted' if inline else 'enqueued'} {done} documents")
@@ -64,16 +59,6 @@ def passages_command(tenant_id: str | None) -> None:
             done += count
             bar.update(count)
     click.echo(f"split {done} documents into passages")
-
-
-@documents_cli.command("purge")
-def purge_command() -> None:
-    """Remove documents trashed longer ago than DMS_TRASH_RETENTION_DAYS, with their blobs."""
-    report = purge.purge_trash()
-    click.echo(
-        f"purged {report.documents} documents; "
-        f"{report.blobs_deleted} blobs deleted, {report.blobs_kept} kept (still in use)"
-    )
 
 
 @documents_cli.command("merge-index")
@@ -100,26 +85,4 @@ def list_common_words_command() -> None:
     click.echo(f"listed {done.listed} common words; dropped {done.dropped} no longer common")
 
 
-@storage_cli.command("migrate")
-@click.option("--to", "to", required=True, type=click.Choice(migration.KINDS))
-def storage_migrate(to: str) -> None:
-    """Copy every blob the database names from the other store into the TO store, checking
-    each sha256; re-run it to resume after an interruption (what arrived is checked and
-    skipped). Both stores come from the settings (DMS_STORAGE_DIR, DMS_S3_*); switch
-    DMS_STORAGE afterwards, then run it once more for uploads made meanwhile."""
-
-    def bar(items, total):
-        return tqdm(items, desc=f"to {to}", total=total, file=sys.stderr, disable=None, unit="blob")
-
-    report = migration.migrate(to, progress=bar)
-    for name in report.missing:
-        click.echo(f"missing at the source: {name}", err=True)
-    for name in report.corrupt:
-        click.echo(f"not copied, its bytes do not match its sha256: {name}", err=True)
-    click.echo(
-        f"copied {report.copied} blobs ({report.bytes_copied} bytes), "
-        f"{report.already_there} already there and verified, {len(report.missing)} missing, "
-        f"{len(report.corrupt)} corrupt"
-    )
-    if not report.ok:
-        sys.exit(1)
+COMMANDS = ()

@@ -7,7 +7,7 @@ import sys
 import click
 from tqdm import tqdm
 
-from cli_documents import documents_cli
+from cli.boundary import CommandError, documents_cli
 from extensions import db
 from jobs.semantic import embed_document
 from models.semantic import EmbeddingStatus
@@ -24,13 +24,11 @@ def embed_command(tenant_id: str | None, everything: bool, inline: bool) -> None
     """Compute semantic vectors for the documents that lack them with the configured model
     (never embedded, failed, or embedded by another model); `--all` re-embeds every one."""
     if not embedding.enabled():
-        click.echo("error: embeddings are off (DMS_EMBEDDINGS=none)", err=True)
-        sys.exit(1)
+        raise CommandError("embeddings are off (DMS_EMBEDDINGS=none)")
     try:
         targets = embedding.to_embed(tenant_id, everything=everything)
     except embedders.EmbeddingError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        raise CommandError(str(exc)) from exc
     failed = done = 0
     for tenant, document_id in tqdm(
         targets, desc="embed", unit="doc", file=sys.stderr, disable=None
@@ -39,11 +37,13 @@ def embed_command(tenant_id: str | None, everything: bool, inline: bool) -> None
             status = embed_document(tenant, document_id)
             failed += status == EmbeddingStatus.FAILED.value
         elif not embedding.schedule(tenant, document_id):
-            click.echo("error: Redis is unreachable; start it or use --inline", err=True)
-            sys.exit(1)
+            raise CommandError("Redis is unreachable; start it or use --inline")
         db.session.expunge_all()
         done += 1
     if inline:
         click.echo(f"embedded {done - failed} documents, {failed} failed")
     else:
         click.echo(f"enqueued {done} documents")
+
+
+COMMANDS = ()

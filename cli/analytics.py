@@ -5,15 +5,12 @@ from __future__ import annotations
 import sys
 
 import click
-from flask.cli import AppGroup
 from tqdm import tqdm
 
-from errors import DomainError
-from extensions import db
+from cli.boundary import CommandGroup
 from services.analytics import rebuild, requests
-from services.core import transaction
 
-analytics_cli = AppGroup("analytics", help="Recompute and roll up the analytics aggregates.")
+analytics_cli = CommandGroup("analytics", help="Recompute and roll up the analytics aggregates.")
 
 
 @analytics_cli.command("rebuild")
@@ -21,15 +18,9 @@ analytics_cli = AppGroup("analytics", help="Recompute and roll up the analytics 
 def rebuild_command(tenant_id: str) -> None:
     """Recount TENANT_ID's aggregates from its documents, versions, workflow instances and
     webhook deliveries (what no record holds any more is kept), in one transaction."""
-    try:
-        total = rebuild.records_to_read(tenant_id)
-        with tqdm(total=total, desc="rebuild", unit="row", file=sys.stderr, disable=None) as bar:
-            report = rebuild.rebuild(tenant_id, progress=bar.update)
-        transaction.commit()
-    except DomainError as error:
-        db.session.rollback()
-        click.echo(f"error: {error.errors[0].message}", err=True)
-        sys.exit(1)
+    total = rebuild.records_to_read(tenant_id)
+    with tqdm(total=total, desc="rebuild", unit="row", file=sys.stderr, disable=None) as bar:
+        report = rebuild.rebuild(tenant_id, progress=bar.update)
     figures = report.as_dict()
     click.echo("rebuilt " + ", ".join(f"{n} {name}" for name, n in figures.items()))
 
@@ -38,6 +29,7 @@ def rebuild_command(tenant_id: str) -> None:
 def roll_up_command() -> None:
     """Copy the last 7 days of API request counts from Redis into the database (analytics'
     daily job does it too, jobs/analytics.py)."""
-    written = requests.roll_up()
-    transaction.commit()
-    click.echo(f"rolled up {written} hourly counters")
+    click.echo(f"rolled up {requests.roll_up()} hourly counters")
+
+
+COMMANDS = (analytics_cli,)
