@@ -106,14 +106,6 @@ def candidates_for_names(tenant_id: str, entity_id: str, keys: Sequence[str]) ->
     return sorted(mentioning | phrases.documents_with_any(tenant_id, keys))
 
 
-def rescan_for_names(tenant_id: str, entity_id: str, keys: Sequence[str]) -> int:
-    """A job: rescan the candidates, a batch per unit of work (a long operation)."""
-    ids = candidates_for_names(tenant_id, entity_id, keys)
-    for start in range(0, len(ids), BATCH):
-        transaction.transactional(scan_documents)(tenant_id, ids[start : start + BATCH])
-    return len(ids)
-
-
 def schedule_names_changed(entity: Entity, keys: Sequence[str]) -> None:
     """After the commit, rescan the documents a change of `entity`'s names may affect."""
     tenant_id, entity_id, keys = entity.tenant_id, entity.id, list(keys)
