@@ -15,6 +15,7 @@ from api.validation import json_body, query_args, responds
 from services.copilot import conversations, quota, streaming, wire
 from services.copilot.wire import ConversationOut, ConversationSummaryOut
 from services.core.cursors import binding_of, encode_cursor
+from services.core.transaction import transactional
 from tenancy import current_tenant
 
 
@@ -38,6 +39,7 @@ def _answer(exchange: conversations.Exchange, status: int, location: str | None 
 
 @bp.post("/copilot/conversations")
 @require_scope("copilot:use")
+@transactional
 @json_body(MessageCreate)
 @responds(ConversationOut, status=201)
 def create_conversation(body: MessageCreate):
@@ -58,6 +60,7 @@ def create_conversation(body: MessageCreate):
 
 @bp.post("/copilot/conversations/<conversation_id>/messages")
 @require_scope("copilot:use")
+@transactional
 @json_body(MessageCreate)
 @responds(ConversationOut, status=201)
 def create_conversation_message(conversation_id: str, body: MessageCreate):

@@ -19,6 +19,7 @@ from portal.access import portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.charts import bar_chart, meter
 from services.copilot import conversations, quota, wire
+from services.core.transaction import transactional
 
 ASKING_ROLES = (Role.ADMIN.value, Role.MEMBER.value)  # the roles with copilot:use
 LIST_SIZE = 50
@@ -95,6 +96,7 @@ def ask_follow_up(conversation_id: str):
     return _ask(conversation_id)
 
 
+@transactional
 def _ask(conversation_id: str | None):
     tenant, actor = portal_tenant(), portal_actor()
     question = (request.form.get("message") or "").strip()

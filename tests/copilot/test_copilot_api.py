@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import threading
 
+from sqlalchemy import select
+
 from extensions import db
 from models import Conversation, CopilotUsage, Tenant
-from services.copilot import quota
+from services.copilot import generators, quota
 from services.copilot.extractive import NOT_FOUND
 from services.copilot.generators import SYSTEM_PROMPT
 from tests.copilot.conftest import API
@@ -181,6 +183,21 @@ def test_concurrent_claims_never_pass_the_limit(make_app, tenant):
     assert sorted(outcomes) == ["ok"] * 3 + ["refused"] * 5
     with app.app_context():
         assert db.session.get(CopilotUsage, (tenant.id, quota.month_of_now())).messages == 3
+
+
+def test_a_question_that_fails_after_its_claim_gives_the_claim_back(app, tenant, ask, monkeypatch):
+    def broken(*_args):
+        raise RuntimeError("the generator broke")
+
+    monkeypatch.setattr(generators, "generate", broken)
+    assert ask("q", expect=500).status_code == 500
+
+    with app.app_context():
+        used = db.session.get(CopilotUsage, (tenant.id, quota.month_of_now()))
+        assert used is not None and used.messages == 0
+        assert db.session.scalars(select(Conversation)).all() == []
+    monkeypatch.undo()
+    assert len(ask("q").get_json()["data"]["messages"]) == 2  # stored at the view's boundary
 
 
 def test_a_follow_up_uses_the_conversations_context(tenant, documents, ask):
