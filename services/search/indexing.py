@@ -136,7 +136,7 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
             ),
             {"cfg": PG_CONFIG, "ids": ids, "lead": RANK_LEAD_CHARS},
         )
-        db.session.commit()
+        db.session.commit()  # a batch at a time: a crash keeps the batches already done
         after = ids[-1]
         yield len(ids)
 
@@ -182,7 +182,7 @@ def schedule_extraction(document: Document) -> bool:
     the worker always finds the committed rows; a failure to enqueue leaves the text pending
     for `flask documents reindex`."""
     row = mark_pending(document)
-    db.session.commit()
+    db.session.commit()  # the pending state stands before the job that reads it is enqueued
     try:
         job = queue.enqueue(
             EXTRACTION_JOB,
@@ -199,7 +199,7 @@ def schedule_extraction(document: Document) -> bool:
         )
         return False
     row.job_id = job.id
-    db.session.commit()
+    db.session.commit()  # the job's id, a unit of work after the enqueue
     return True
 
 
@@ -227,7 +227,7 @@ def schedule_ocr(tenant_id: str, document_id: str, version_number: int) -> bool:
     row = db.session.get(DocumentText, document_id)
     if row is not None:
         row.job_id = job.id  # so the recovery sweep sees the work as alive
-        db.session.commit()
+        db.session.commit()  # after the text stage's commit: a follow-up unit of work
     return True
 
 

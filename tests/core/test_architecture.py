@@ -4,6 +4,8 @@ function (but the app factory's), and capabilities import each other only downwa
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,3 +212,83 @@ def test_the_architecture_map_lists_the_capabilities_as_the_registry_does():
         if line.startswith("|") and len(cells) == 3 and cells[0] in SERVICE_LAYERS:
             rows[cells[0]] = set(cells[1].split())
     assert rows == {c.name: set(c.layers) for c in capabilities.CAPABILITIES}
+
+
+# --- the unit of work: services flush, the boundary commits ----------------------------------
+
+# Every module of services/, api/ and portal/ that commits: how many commit points it has and
+# why. A commit point is a `.commit()` or `commit()` call and, in services/, `transactional`
+# (a unit of work of its own is a commit too). Views commit only through the boundary
+# decorators (`@transactional`, `@idempotent`); each listed call says why in a comment beside
+# it (its line or the line above).
+COMMITS = {
+    "services/core/transaction.py": (2, "the boundary: every unit of work commits here"),
+    "api/idempotency.py": (2, "@idempotent: a creating view's changes with its stored response"),
+    "services/core/idempotency.py": (
+        3,
+        "an Idempotency-Key's claim is seen by concurrent requests at once; its release stands",
+    ),
+    "services/copilot/conversations.py": (
+        2,
+        "the quota's claim commits before answering, so no lock is held; its refund stands",
+    ),
+    "services/search/indexing.py": (
+        4,
+        "extraction and OCR are scheduled after a commit; the vectors' rebuild, in batches",
+    ),
+    "services/semantic/embedding.py": (2, "embedding is scheduled after the passages' commit"),
+    "services/documents/purge.py": (1, "the trash purge, a batch at a time"),
+    "services/search/passages.py": (1, "the passages' rebuild, a batch at a time"),
+    "services/search/index_merge.py": (1, "merging SQLite's search index, a step at a time"),
+    "services/search/common_words.py": (2, "listing the common words, a term at a time"),
+    "services/operations/tenant_import.py": (1, "the rows stand before their blobs are released"),
+    "services/operations/tenant_delete.py": (
+        2,
+        "the purge signals' work, then the rows, before the blobs and Redis keys go",
+    ),
+}
+
+
+def _sources(*tops: str) -> list[tuple[str, str]]:
+    return [
+        (path.relative_to(ROOT).as_posix(), path.read_text())
+        for top in tops
+        for path in sorted((ROOT / top).rglob("*.py"))
+    ]
+
+
+def _commit_points(relative: str, tree: ast.AST) -> list[ast.AST]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else None
+            name = node.func.id if isinstance(node.func, ast.Name) else name
+            if name == "commit":
+                found.append(node)
+        if relative.startswith("services/"):
+            name = node.attr if isinstance(node, ast.Attribute) else None
+            name = node.id if isinstance(node, ast.Name) else name
+            if name == "transactional":
+                found.append(node)
+    return found
+
+
+def _commented_lines(source: str) -> set[int]:
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {token.start[0] for token in tokens if token.type == tokenize.COMMENT}
+
+
+def test_only_the_listed_modules_commit_and_each_commit_says_why():
+    counts, silent = {}, []
+    for relative, source in _sources("services", "api", "portal"):
+        points = _commit_points(relative, ast.parse(source))
+        if points:
+            counts[relative] = len(points)
+        commented = _commented_lines(source)
+        silent += [
+            f"{relative}:{point.lineno}"
+            for point in points
+            if not {point.lineno, point.lineno - 1, point.end_lineno} & commented
+        ]
+    assert counts == {module: count for module, (count, _why) in COMMITS.items()}
+    assert silent == []
