@@ -120,12 +120,18 @@ class TenantScoped:
 
         Another tenant's id and a missing id are indistinguishable on purpose.
         """
-        row = db.session.scalar(
-            select(cls).where(cls.id == ident, cls.tenant_id == tenant_id)  # type: ignore[attr-defined]
-        )
+        row = cls.find_for_tenant(ident, tenant_id)
         if row is None:
             raise not_found(cls.__not_found_label__)
         return row
+
+    @classmethod
+    def find_for_tenant(cls, ident: str, tenant_id: str) -> Self | None:
+        """The row with this id inside this tenant, or None: for a caller that answers a
+        missing row its own way (a field's validation error, a refusal)."""
+        return db.session.scalar(
+            select(cls).where(cls.id == ident, cls.tenant_id == tenant_id)  # type: ignore[attr-defined]
+        )
 
     @classmethod
     def get_many_for_tenant(cls, ids: list[str], tenant_id: str) -> dict[str, Self]:
@@ -135,7 +141,7 @@ class TenantScoped:
         return {row.id: row for row in rows}  # type: ignore[attr-defined]
 
     @classmethod
-    def found_in_tenant(cls, ids, tenant_id, dialect: str) -> ColumnElement[bool]:
+    def found_in_tenant(cls, ids, tenant_id, dialect: str | None = None) -> ColumnElement[bool]:
         """`id IN ids` inside the tenant (values, or an id_list() parameter), found by primary
         key; the tenant is checked on each row found (in_tenant)."""
         return and_(one_of(cls.id, ids), in_tenant(cls, tenant_id, dialect))  # type: ignore[attr-defined]

@@ -26,8 +26,10 @@ LIST_SIZE = 50
 USAGE_MONTHS = 12
 
 
-def _names(owner_ids: list[str]) -> dict[str, str]:
-    users = db.session.execute(select(User.id, User.email).where(User.id.in_(owner_ids))).all()
+def _names(tenant_id: str, owner_ids: list[str]) -> dict[str, str]:
+    users = db.session.execute(
+        select(User.id, User.email).where(User.found_in_tenant(owner_ids, tenant_id))
+    ).all()
     return dict(users)
 
 
@@ -50,7 +52,7 @@ def _page(status: int = 200, conversation=None, error: str | None = None):
             allowed=allowed,
             mine=mine,
             everyone=everyone,
-            owners=_names([c.owner_id for c in everyone]),
+            owners=_names(tenant.id, [c.owner_id for c in everyone]),
             conversation=shown,
             own=conversation is None or conversation.owner_id == actor.ref,
             error=error,

@@ -232,6 +232,15 @@ def test_conversations_are_their_owners_only(tenant, create_key, documents, ask,
     assert len(one["messages"]) == 2
 
 
+def test_another_tenants_conversation_is_404(tenant, other_tenant, create_key, ask, client):
+    mine = ask("notice period of the Harbour contract").get_json()["data"]["id"]
+    theirs = auth_headers(create_key(other_tenant)[1], other_tenant.id)
+
+    assert client.get(f"{API}/{mine}", headers=theirs).status_code == 404
+    ask("and the penalty?", expect=404, conversation=mine, auth=theirs)
+    assert client.get(API, headers=theirs).get_json()["data"] == []
+
+
 def test_the_list_is_paged_newest_first(tenant, ask, client, headers):
     made = [ask(f"question {i}").get_json()["data"]["id"] for i in range(3)]
     page = client.get(API, query_string={"limit": 2}, headers=headers).get_json()

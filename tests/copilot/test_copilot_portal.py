@@ -57,6 +57,21 @@ def test_admins_read_everyones_conversations_members_only_their_own(
     assert third.get(location).status_code == 404
 
 
+def test_another_tenants_conversation_is_404(
+    client, app, tenant, member, other_tenant, create_user, documents
+):
+    documents(tenant, harbour=HARBOUR)
+    sign_in(client, tenant.id, member.email)
+    location = post(client, "/ask", {"message": "notice period"}).headers["Location"]
+
+    their_admin = create_user(other_tenant, "admin", email="boss@globex.example")
+    theirs = app.test_client()
+    sign_in(theirs, other_tenant.id, their_admin.email)
+    assert theirs.get(location).status_code == 404
+    assert post(theirs, location, {"message": "more?"}).status_code == 404
+    assert "notice period" not in theirs.get("/ask").get_data(as_text=True)
+
+
 def test_a_plan_without_the_copilot_says_so(client, create_tenant, create_user):
     tenant = create_tenant(plan="starter")
     user = create_user(tenant, "member", email="sam@starter.example")
