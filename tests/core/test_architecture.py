@@ -401,7 +401,7 @@ def _unscoped_loads(source: str, owned: set[str], free: set[str]) -> list[tuple[
         func = node.func
         if ast.unparse(func) == "db.session.get":
             model = ast.unparse(node.args[0])
-            if model not in free and not _names_the_tenant(node.args[1]):
+            if model not in free and not _names_the_tenant(ast.Module(node.args[1:], [])):
                 found.append((function_of(node), f"db.session.get({model}, ...)"))
         elif isinstance(func, ast.Name) and func.id == "select":
             models = [m for m in map(model_of, node.args) if m in owned]
