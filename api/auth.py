@@ -24,11 +24,10 @@ from werkzeug.local import LocalProxy
 import tenancy
 from api import limits
 from errors import DomainError
-from extensions import db
 from services.accounts import roles, tokens, user_grants
 from services.accounts.tenants import TenantRef
 from services.accounts.user_grants import UserGrant
-from services.core import auth_generation
+from services.core import auth_generation, transaction
 from services.core.actors import Actor
 from services.keys import api_keys, key_cache
 from services.keys.allowlists import ip_allowed
@@ -199,8 +198,8 @@ def resolve_caller() -> tuple[TenantRef, Credential]:
                 403, "IP_NOT_ALLOWED", f"Calls from {ip} are not on this key's allowlist."
             )
         if key_cache.use_is_due(credential.key.id):
-            api_keys.record_use_of(credential.key.id, ip)
-            db.session.commit()  # last-used is its own unit of work, before the view's
+            # Last-used is its own unit of work, before the view's.
+            transaction.transactional(api_keys.record_use_of)(credential.key.id, tenant.id, ip)
     return tenant, credential
 
 

@@ -19,6 +19,7 @@ from services.copilot.wire import (
     MessageCreate,
 )
 from services.core.cursors import binding_of, encode_cursor
+from services.core.transaction import transactional
 from tenancy import current_tenant
 
 
@@ -42,6 +43,7 @@ def _answer(exchange: conversations.Exchange, status: int, location: str | None 
 
 @bp.post("/copilot/conversations")
 @require_scope("copilot:use")
+@transactional
 @json_body(MessageCreate)
 @responds(ConversationOut, status=201)
 def create_conversation(body: MessageCreate):
@@ -62,6 +64,7 @@ def create_conversation(body: MessageCreate):
 
 @bp.post("/copilot/conversations/<conversation_id>/messages")
 @require_scope("copilot:use")
+@transactional
 @json_body(MessageCreate)
 @responds(ConversationOut, status=201)
 def create_conversation_message(conversation_id: str, body: MessageCreate):

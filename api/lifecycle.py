@@ -10,7 +10,7 @@ from flask import Flask, g, request
 
 from api.auth import current_credential, require_scope
 from api.blueprint import bp
-from extensions import db
+from services.core import transaction
 from services.lifecycle import deprecations
 from tenancy import current_tenant, path_class
 
@@ -45,18 +45,16 @@ def check_lifecycle() -> None:
 
 
 def record_deprecated_use(item: deprecations.Deprecation) -> None:
-    """Committed on its own, before the view: the record stands whatever the view does."""
+    """A unit of work of its own, before the view's: the record stands whatever the view does."""
     try:
-        deprecations.record_use(
+        transaction.transactional(deprecations.record_use)(
             current_tenant.id,
             item,
             current_credential.id,
             current_credential.kind,
             current_credential.label,
         )
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
+    except Exception:  # rolled back; the request goes on
         log.exception("deprecated use of %s not recorded", item.id)
 
 

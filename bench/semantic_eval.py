@@ -35,6 +35,7 @@ from app import create_app  # noqa: E402
 from config import engine_options  # noqa: E402
 from extensions import db  # noqa: E402
 from jobs.search import extract_document  # noqa: E402
+from jobs.semantic import embed_document  # noqa: E402
 from models import SCOPES, Passage, Tenant  # noqa: E402
 from services.accounts import tenants  # noqa: E402
 from services.copilot import retrieval  # noqa: E402
@@ -42,7 +43,6 @@ from services.core import transaction  # noqa: E402
 from services.core.actors import Actor  # noqa: E402
 from services.documents import documents, uploads  # noqa: E402
 from services.keys import api_keys  # noqa: E402
-from services.semantic import embedding  # noqa: E402
 from tests.fake_embeddings import FakeEmbeddings  # noqa: E402
 
 FIRST = [
@@ -200,7 +200,7 @@ def main() -> None:
                 extract_document("eval", document.id, document.current_version)
             started = time.perf_counter()
             for document_id in ids:
-                embedding.embed_document("eval", document_id)
+                embed_document("eval", document_id)
             seconds = time.perf_counter() - started
             passages = db.session.scalar(select(func.count()).select_from(Passage))
         lexical, paraphrase, asked_lexical, asked_paraphrase = [], [], [], []

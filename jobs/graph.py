@@ -14,5 +14,11 @@ def scan_documents(tenant_id: str, document_ids: list[str]) -> int:
 
 
 def names_changed(tenant_id: str, entity_id: str, keys: list[str]) -> int:
-    """Rescan the documents that mention the entity or contain one of `keys`; how many."""
-    return mentions.rescan_for_names(tenant_id, entity_id, keys)
+    """Rescan the documents that mention the entity or contain one of `keys`, a batch per
+    unit of work (a long operation); how many."""
+    ids = mentions.candidates_for_names(tenant_id, entity_id, keys)
+    for start in range(0, len(ids), mentions.BATCH):
+        transaction.transactional(mentions.scan_documents)(
+            tenant_id, ids[start : start + mentions.BATCH]
+        )
+    return len(ids)

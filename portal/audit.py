@@ -8,12 +8,12 @@ from flask_login import current_user
 
 import clock
 from errors import DomainError
-from extensions import db
 from portal.access import READERS, SUPPORT, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from services.accounts import tenants
 from services.audit import audit_queries
 from services.audit.audit_log import record_support_view
+from services.core import transaction
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 
 
@@ -90,9 +90,9 @@ def support_tenants():
 def support_audit(slug: str):
     tenant = tenants.require_tenant(slug)
     flt, _ = audit_queries.parse_filter(request.args)
-    # Recorded before reading, so the reader sees their own visit at the top of the log.
-    record_support_view(tenant.id, portal_actor(), flt.as_params())
-    db.session.commit()
+    # Recorded before reading, in a unit of work of its own, so the reader sees their own visit
+    # at the top of the log and the record stands whatever the page does.
+    transaction.transactional(record_support_view)(tenant.id, portal_actor(), flt.as_params())
     page = _read(tenant.id, "portal.support_audit", slug=slug)
     return render_template(
         "portal/audit/index.html",

@@ -19,14 +19,17 @@ from portal.access import portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.charts import bar_chart, meter
 from services.copilot import conversations, quota, wire
+from services.core.transaction import transactional
 
 ASKING_ROLES = (Role.ADMIN.value, Role.MEMBER.value)  # the roles with copilot:use
 LIST_SIZE = 50
 USAGE_MONTHS = 12
 
 
-def _names(owner_ids: list[str]) -> dict[str, str]:
-    users = db.session.execute(select(User.id, User.email).where(User.id.in_(owner_ids))).all()
+def _names(tenant_id: str, owner_ids: list[str]) -> dict[str, str]:
+    users = db.session.execute(
+        select(User.id, User.email).where(User.found_in_tenant(owner_ids, tenant_id))
+    ).all()
     return dict(users)
 
 
@@ -49,7 +52,7 @@ def _page(status: int = 200, conversation=None, error: str | None = None):
             allowed=allowed,
             mine=mine,
             everyone=everyone,
-            owners=_names([c.owner_id for c in everyone]),
+            owners=_names(tenant.id, [c.owner_id for c in everyone]),
             conversation=shown,
             own=conversation is None or conversation.owner_id == actor.ref,
             error=error,
@@ -95,6 +98,7 @@ def ask_follow_up(conversation_id: str):
     return _ask(conversation_id)
 
 
+@transactional
 def _ask(conversation_id: str | None):
     tenant, actor = portal_tenant(), portal_actor()
     question = (request.form.get("message") or "").strip()

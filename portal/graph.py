@@ -187,9 +187,7 @@ def _render_detail(entity: Entity, fields: dict, errors: dict, status: int = 200
     missing = {r.source_id for r in rels} | {r.target_id for r in rels}
     missing -= set(names)
     if missing:
-        names.update(
-            {e.id: e for e in db.session.scalars(select(Entity).where(Entity.id.in_(missing)))}
-        )
+        names.update(Entity.get_many_for_tenant(list(missing), tenant_id))
     documents, more_documents = mentions.list_documents(entity, PAGE_SIZE, None)
     targets = db.session.scalars(
         select(Entity)

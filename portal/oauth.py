@@ -55,8 +55,8 @@ def oauth_authorize():
     if person is None:
         flash(f"Sign in to let {client.name} act for you.", "info")
         return redirect(url_for("portal.login", next=request.full_path, workspace=client.tenant_id))
-    user = db.session.get(User, person.id)
-    if user.tenant_id != client.tenant_id:
+    user = User.find_for_tenant(person.id, client.tenant_id)
+    if user is None:
         return _refused("access_denied", "This app belongs to another workspace.", 403)
     requested = set(grant.request.scope.split())
     oauth_server.narrow_to_role(grant, user)
@@ -70,7 +70,7 @@ def oauth_authorize():
         error.redirect_uri, error.state = grant.redirect_uri, grant.request.payload.state
         return server.handle_error_response(None, error)
     if request.method == "GET":
-        if granted <= consents.remembered(user.id, client.id):
+        if granted <= consents.remembered(user, client.id):
             return server.create_authorization_response(grant=grant, grant_user=user)
         allow_form_redirect_to(clients.redirect_origin(client.id, grant.redirect_uri))
         return (
@@ -104,7 +104,7 @@ def oauth_authorize():
 def authorized_apps():
     return render_template(
         "portal/oauth/authorized.html",
-        apps=consents.authorized_apps(current_user.id),
+        apps=consents.authorized_apps(current_user.tenant_id, current_user.id),
         scope_words=SCOPES,
     )
 

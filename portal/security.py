@@ -23,6 +23,7 @@ from flask_wtf.csrf import CSRFError
 from extensions import db, login_manager
 from models import SupportStaff, User
 from services.accounts import sessions
+from services.core import transaction
 from tenancy import wants_envelope
 
 DEFAULT_CSP = (
@@ -92,9 +93,9 @@ def _load_principal(principal_id: str):
     principal = db.session.get(model, principal_id) if model else None
     if principal is None or not principal.is_active:
         return None
-    if not sessions.is_live(session.get(SESSION_KEY), principal.id):
+    # The session's last-seen is its own small unit of work, before the view's.
+    if not transaction.transactional(sessions.is_live)(session.get(SESSION_KEY), principal.id):
         return None
-    db.session.commit()  # the session's last-seen, its own small unit of work
     return principal
 
 

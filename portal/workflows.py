@@ -29,6 +29,7 @@ from models import (
     WorkflowDefinition,
     WorkflowInstance,
 )
+from models.base import in_tenant
 from models.workflows import OPEN_STATES
 from portal.access import ADMIN, TENANT_ROLES, is_htmx, portal_actor, roles_required
 from portal.blueprint import bp
@@ -149,7 +150,7 @@ RECENT_SIZE = 50
 PREVIEW_CHARS = 400
 
 
-def subjects(rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
+def subjects(tenant_id: str, rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
     """A title and a preview of each instance's subject, in a few queries: a document's title
     and the start of its text; a form submission's form name and its answers."""
     doc_ids = [r.subject_id for r in rows if r.subject_type == "document"]
@@ -158,7 +159,9 @@ def subjects(rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
     if doc_ids:
         titles = dict(
             db.session.execute(
-                select(Document.id, Document.title).where(Document.id.in_(doc_ids))
+                select(Document.id, Document.title).where(
+                    Document.found_in_tenant(doc_ids, tenant_id)
+                )
             ).all()
         )
         texts = dict(
@@ -166,7 +169,7 @@ def subjects(rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
                 # Only the preview's worth of each text: a text may hold millions of characters.
                 select(
                     DocumentText.document_id, func.substr(DocumentText.text, 1, PREVIEW_CHARS)
-                ).where(DocumentText.document_id.in_(doc_ids))
+                ).where(DocumentText.document_id.in_(doc_ids), in_tenant(DocumentText, tenant_id))
             ).all()
         )
         for doc_id in doc_ids:
@@ -178,7 +181,7 @@ def subjects(rows: list[WorkflowInstance]) -> dict[str, dict[str, Any]]:
         for submission, form_name in db.session.execute(
             select(FormSubmission, Form.name)
             .join(Form, Form.id == FormSubmission.form_id)
-            .where(FormSubmission.id.in_(sub_ids))
+            .where(FormSubmission.found_in_tenant(sub_ids, tenant_id))
         ).all():
             answers = "\n".join(f"{k}: {v}" for k, v in submission.data.items())
             found[submission.id] = {
@@ -209,7 +212,7 @@ def approvals_page():
         "portal/workflows/approvals.html",
         waiting=wire.instances_data(waiting),
         recent=wire.instances_data(started),
-        subjects=subjects(rows),
+        subjects=subjects(tenant_id, rows),
         definition=definition,
     )
 
@@ -226,7 +229,7 @@ def _render_instance(
     return render_template(
         "portal/workflows/instance.html",
         instance=data,
-        subject=subjects([instance]).get(instance.subject_id),
+        subject=subjects(instance.tenant_id, [instance]).get(instance.subject_id),
         can_act=me in approvers.compute(instance),
         can_cancel=instance.state in ("pending", "in_progress")
         and (current_user.role == Role.ADMIN.value or instance.started_by == me),
@@ -283,7 +286,6 @@ def _act(instance_id: str, action: str, comment: str | None) -> WorkflowInstance
     if action == "cancel":
         instances.cancel(instance, portal_actor(), current_user.role == Role.ADMIN.value, comment)
     else:
-        user = db.session.get(User, current_user.id)
-        assert user is not None
+        user = User.get_for_tenant(current_user.id, instance.tenant_id)
         getattr(instances, action)(instance, user, comment)
     return instance

@@ -65,7 +65,7 @@ def _document_changed(
 
 
 def _document_purged(document_id: str, *, tenant_id: str, **_) -> None:
-    document = db.session.get(Document, document_id)
+    document = Document.find_for_tenant(document_id, tenant_id)
     if document is None:
         return
     now = clock.now()

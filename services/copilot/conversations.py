@@ -2,9 +2,10 @@
 
 A conversation belongs to the person (`user`) or the API key (`key`) that started it; only
 its owner lists and reads it through the API (anyone else gets 404), and the tenant's admins
-read every conversation in the portal. `ask` is a unit-of-work boundary of its own (like the
-Idempotency-Key claim): it commits the quota claim first, answers without holding a lock,
-then stores the question and the answer in one transaction (docs/copilot.md)."""
+read every conversation in the portal. `ask` commits the quota claim on its own first (like
+the Idempotency-Key claim), so no lock is held while it answers; the question and the answer
+are then flushed, for the caller's boundary to commit, or the claim is given back in a unit
+of work of its own (docs/copilot.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import clock
 from errors import conflict, not_found
 from extensions import db
 from models import Conversation, Message, Tenant
+from models.base import in_tenant
 from services.copilot import generators, quota, retrieval
 from services.copilot.retrieval import Context
 from services.core import transaction
@@ -80,7 +82,10 @@ def messages_of(conversation: Conversation) -> list[Message]:
     return list(
         db.session.scalars(
             select(Message)
-            .where(Message.conversation_id == conversation.id)
+            .where(
+                Message.conversation_id == conversation.id,
+                in_tenant(Message, conversation.tenant_id),
+            )
             .order_by(Message.position)
         )
     )
@@ -103,10 +108,12 @@ def ask(
     document_ids: Sequence[str] | None = None,
     conversation: Conversation | None = None,
 ) -> Exchange:
-    """Answer `question` (a first one, or a follow-up in `conversation`) and store both.
+    """Answer `question` (a first one, or a follow-up in `conversation`) and store both
+    (flushed: the caller commits).
 
     Checks first (the plan, the documents: 404 for any not the tenant's and live, a full
-    conversation: 409), then claims the month's quota (429) and commits the claim."""
+    conversation: 409), then claims the month's quota (429) and commits the claim; a failure
+    after it gives the claim back."""
     tenant = db.session.get(Tenant, tenant_id)
     if tenant is None:
         raise not_found("Tenant")
@@ -124,18 +131,17 @@ def ask(
         raise conflict(f"A conversation holds at most {MAX_MESSAGES} messages; start another.")
     month = quota.month_of(clock.now())
     quota.claim(tenant)
-    transaction.commit()
+    transaction.commit()  # the claim stands alone: no lock is held while the answer is written
     try:
         context = _context(conversation)
         found = retrieval.retrieve(tenant.id, question, restricted, RETRIEVED_PASSAGES, context)
         weights = retrieval.question_weights(question, context)
         answer = generators.generate(question, weights, found)
         exchange = _store(tenant.id, actor, question, restricted, conversation, answer)
-        transaction.commit()
     except BaseException:
         db.session.rollback()
         quota.refund(tenant.id, month)
-        transaction.commit()
+        transaction.commit()  # the refund stands though the request fails and rolls back
         raise
     log.info(
         "copilot answered",

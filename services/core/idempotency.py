@@ -78,7 +78,7 @@ def claim(tenant_id: str, key: str, method: str, path: str) -> Claim:
         )
         db.session.add(record)
         try:
-            db.session.commit()
+            db.session.commit()  # the claim is visible to concurrent requests at once
             return Claim(record, owned=True)
         except IntegrityError:
             db.session.rollback()
@@ -136,7 +136,7 @@ def release(record: IdempotencyRecord) -> None:
     """The request failed: forget the claim so the client may retry with the same key."""
     db.session.rollback()
     db.session.execute(delete(IdempotencyRecord).where(IdempotencyRecord.id == record.id))
-    db.session.commit()
+    db.session.commit()  # the release stands though the request failed
 
 
 def purge_expired() -> int:

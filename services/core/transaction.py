@@ -1,16 +1,18 @@
 """The unit of work: services flush, the boundary commits.
 
-A boundary is a view (`@transactional`), a job (`@transactional` too), or a CLI command
-(cli/boundary.py). It commits with `commit()` when the work returned and rolls back when it
-raised. Services never commit; they add rows, flush, and register what must wait for the
-commit with `after_commit()` (enqueueing a job that reads the new rows) or happen only on a
-rollback with `after_rollback()` (removing a stored file nobody will reference).
+A boundary is a view (`@transactional`, or `@idempotent` for a creating one), a job (its
+`jobs/` function runs each unit of work as `transactional(service)(...)`), or a CLI command
+(cli/boundary.py). It commits with `commit()` when the work returned and rolls back
+when it raised. Services never commit; they add rows, flush, and register what must wait for
+the commit with `after_commit()` (enqueueing a job that reads the new rows) or happen only on
+a rollback with `after_rollback()` (removing a stored file nobody will reference).
 
-Two documented exceptions commit on their own, because their purpose is to be visible at
-once: claiming an Idempotency-Key (services/core/idempotency.py) and the follow-up units
-of work that run after a commit (scheduling text extraction). Long batch operations run by
-jobs and the CLI (the trash purge, reindexing) commit once per batch, so a crash keeps the
-batches already done."""
+The few services that commit say why beside each commit, and `COMMITS` in
+tests/core/test_architecture.py lists them: claiming and releasing an Idempotency-Key and the
+copilot's quota (visible at once, standing though the request fails), the follow-up units of
+work after a commit (scheduling text extraction and embedding), and the long operations of
+jobs and the CLI that commit a batch at a time (the trash purge, reindexing, tenant import
+and deletion), so a crash keeps the batches already done."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def after_rollback(callback: Callable[[], None]) -> None:
 def commit() -> None:
     """Commit the unit of work and run what waited for it. Boundaries call this."""
     session = db.session
-    session.commit()
+    session.commit()  # the one commit every boundary goes through
     session.info.pop(_AFTER_ROLLBACK, None)
     for callback in session.info.pop(_AFTER, []):
         callback()
@@ -58,7 +60,7 @@ def transactional(work: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             result = work(*args, **kwargs)
-            commit()
+            commit()  # the boundary: the work returned
         except BaseException:
             db.session.rollback()  # a failed commit too: its after_rollback clean-up runs
             raise

@@ -21,6 +21,7 @@ from pydantic.alias_generators import to_camel
 from sqlalchemy import Row, select
 
 from extensions import db
+from models.base import in_tenant
 from models.documents import Document, DocumentStatus, DocumentVersion
 from models.workflows import WorkflowInstance
 from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
@@ -165,7 +166,9 @@ def documents_data(documents: list[Document]) -> list[dict[str, Any]]:
     out = _DOCUMENTS.dump_python(
         _DOCUMENTS.validate_python(documents, from_attributes=True), mode="json", by_alias=True
     )
-    latest = _latest_workflows([d.id for d in documents])
+    latest = {}
+    if documents:
+        latest = _latest_workflows(documents[0].tenant_id, [d.id for d in documents])
     for item in out:
         item["workflow"] = latest.get(item["id"])
     return out
@@ -178,15 +181,15 @@ def listed_documents_json(rows: Sequence[Row]) -> str:
     return "[" + ",".join([row.document for row in rows]) + "]"
 
 
-def _latest_workflows(document_ids: list[str]) -> dict[str, dict[str, str]]:
-    """One query for the page: each document's newest workflow instance (ids sort by time)."""
-    if not document_ids:
-        return {}
+def _latest_workflows(tenant_id: str, document_ids: list[str]) -> dict[str, dict[str, str]]:
+    """One query for the page (of one tenant's documents): each document's newest workflow
+    instance (ids sort by time)."""
     rows = db.session.execute(
         select(WorkflowInstance.subject_id, WorkflowInstance.id, WorkflowInstance.state)
         .where(
             WorkflowInstance.subject_type == "document",
             WorkflowInstance.subject_id.in_(document_ids),
+            in_tenant(WorkflowInstance, tenant_id),
         )
         .order_by(WorkflowInstance.id)
     )

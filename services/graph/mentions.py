@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, select, update
 
 from extensions import db
 from models import Document, DocumentStatus, DocumentText, Entity, EntityMention, EntityName
+from models.base import in_tenant
 from services.core import queue, transaction
 from services.core.paging import keyset_page
 from services.graph.matcher import Matcher
@@ -56,11 +57,13 @@ def scan_documents(tenant_id: str, document_ids: Sequence[str]) -> int:
 def _replace(tenant_id: str, document_id: str, found: dict) -> set[str]:
     before = set(
         db.session.scalars(
-            select(EntityMention.entity_id).where(EntityMention.document_id == document_id)
+            select(EntityMention.entity_id).where(
+                EntityMention.document_id == document_id, in_tenant(EntityMention, tenant_id)
+            )
         )
     )
     db.session.execute(delete(EntityMention).where(EntityMention.document_id == document_id))
-    if found and db.session.get(Document, document_id) is not None:
+    if found and Document.find_for_tenant(document_id, tenant_id) is not None:
         db.session.add_all(
             EntityMention(
                 tenant_id=tenant_id,
@@ -100,18 +103,12 @@ def candidates_for_names(tenant_id: str, entity_id: str, keys: Sequence[str]) ->
     and those the text index finds a new name in. Never a full rescan."""
     mentioning = set(
         db.session.scalars(
-            select(EntityMention.document_id).where(EntityMention.entity_id == entity_id)
+            select(EntityMention.document_id).where(
+                EntityMention.entity_id == entity_id, in_tenant(EntityMention, tenant_id)
+            )
         )
     )
     return sorted(mentioning | phrases.documents_with_any(tenant_id, keys))
-
-
-def rescan_for_names(tenant_id: str, entity_id: str, keys: Sequence[str]) -> int:
-    """A job: rescan the candidates, a batch per unit of work (a long operation)."""
-    ids = candidates_for_names(tenant_id, entity_id, keys)
-    for start in range(0, len(ids), BATCH):
-        transaction.transactional(scan_documents)(tenant_id, ids[start : start + BATCH])
-    return len(ids)
 
 
 def schedule_names_changed(entity: Entity, keys: Sequence[str]) -> None:
@@ -138,7 +135,9 @@ def _enqueue(job: str, *args: Any) -> None:
 def mentioning_documents(entity: Entity) -> list[str]:
     return list(
         db.session.scalars(
-            select(EntityMention.document_id).where(EntityMention.entity_id == entity.id)
+            select(EntityMention.document_id).where(
+                EntityMention.entity_id == entity.id, in_tenant(EntityMention, entity.tenant_id)
+            )
         )
     )
 
@@ -157,12 +156,7 @@ def list_documents(
         )
     )
     rows, more = keyset_page(stmt, [(EntityMention.document_id, True)], limit, after)
-    documents = {
-        d.id: d
-        for d in db.session.scalars(
-            select(Document).where(Document.id.in_([r.document_id for r in rows]))
-        )
-    }
+    documents = Document.get_many_for_tenant([r.document_id for r in rows], entity.tenant_id)
     return [(r, documents[r.document_id]) for r in rows], more
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import case, func, literal, or_, select
 
 from extensions import db
 from models import Entity, Relationship
+from models.base import in_tenant
 
 MAX_DEPTH = 3
 MAX_NODES = 500
@@ -54,25 +55,19 @@ def neighborhood(start: Entity, depth: int, relationship_type: str | None = None
     truncated = len(found) > MAX_NODES
     found = found[:MAX_NODES]
     depths = dict(found)
-    # No tenant_id in the SQL: a relationship only ever joins two entities of one tenant
-    # (relationships.create_relationship), so the walk cannot leave the start's tenant; the
-    # check is made on the rows instead, because a tenant_id condition makes SQLite (no
-    # statistics) pick the tenant index and scan every row of the tenant.
-    rows = {
-        e.id: e
-        for e in db.session.scalars(select(Entity).where(Entity.id.in_(list(depths))))
-        if e.tenant_id == tenant_id
-    }
+    # A relationship only ever joins two entities of one tenant (relationships.
+    # create_relationship), so the walk stays in the start's tenant; the rows are checked
+    # against it all the same, each row found by id (in_tenant).
+    rows = Entity.get_many_for_tenant(list(depths), tenant_id)
     entities = [(rows[i], d) for i, d in found if i in rows]
     edges_stmt = select(Relationship).where(
-        Relationship.source_id.in_(list(rows)), Relationship.target_id.in_(list(rows))
+        Relationship.source_id.in_(list(rows)),
+        Relationship.target_id.in_(list(rows)),
+        in_tenant(Relationship, tenant_id),
     )
     if relationship_type is not None:
         edges_stmt = edges_stmt.where(Relationship.type == relationship_type)
-    edges = sorted(
-        (r for r in db.session.scalars(edges_stmt) if r.tenant_id == tenant_id),
-        key=lambda r: r.id,
-    )
+    edges = sorted(db.session.scalars(edges_stmt), key=lambda r: r.id)
     if len(edges) > MAX_EDGES:
         truncated, edges = True, edges[:MAX_EDGES]
     return Neighborhood(entities, edges, truncated)

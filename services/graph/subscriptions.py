@@ -8,6 +8,7 @@ from sqlalchemy import delete, select
 
 from extensions import db
 from models import Document, EntityMention
+from models.base import in_tenant
 from services.core import signals
 from services.graph import mentions
 
@@ -22,10 +23,12 @@ def _text_changed(document: Document, **_) -> None:
     mentions.schedule_scan(document.tenant_id, [document.id])
 
 
-def _purged(document_id: str, **_) -> None:
+def _purged(document_id: str, *, tenant_id: str, **_) -> None:
     entity_ids = list(
         db.session.scalars(
-            select(EntityMention.entity_id).where(EntityMention.document_id == document_id)
+            select(EntityMention.entity_id).where(
+                EntityMention.document_id == document_id, in_tenant(EntityMention, tenant_id)
+            )
         )
     )
     db.session.execute(delete(EntityMention).where(EntityMention.document_id == document_id))

@@ -271,10 +271,12 @@ def update_key(
         )
 
 
-def record_use_of(key_id: str, ip: str) -> None:
+def record_use_of(key_id: str, tenant_id: str, ip: str) -> None:
     """`record_use` for a key known by id (authentication remembers keys, not rows); nothing
     when the key went with its tenant since it was remembered."""
-    key = db.session.get(ApiKey, key_id)
+    key = db.session.scalar(
+        select(ApiKey).where(ApiKey.id == key_id, ApiKey.tenant_id == tenant_id)
+    )
     if key is not None:
         record_use(key, ip)
 

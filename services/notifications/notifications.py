@@ -57,8 +57,7 @@ def notify(
     ).scalar()
     if created is None:
         return None
-    notification = db.session.get(Notification, created)
-    assert notification is not None
+    notification = Notification.get_for_tenant(created, tenant_id)
     events.emit(tenant_id, "notification.created", {"notification": event_data(notification)})
     signals.notification_created.send(notification)
     return notification

@@ -40,7 +40,7 @@ class NotificationOut(Wire):
 
 
 def notifications_data(rows: Sequence[Notification]) -> list[dict[str, Any]]:
-    pushes = deliveries_by_notification([n.id for n in rows])
+    pushes = deliveries_by_notification(rows[0].tenant_id, [n.id for n in rows]) if rows else {}
     return [
         NotificationOut.model_validate(
             {

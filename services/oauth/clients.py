@@ -167,7 +167,7 @@ def rotate_secret(client: OAuthClient, actor: Actor) -> str:
 def delete_client(client: OAuthClient, actor: Actor) -> None:
     """Remove the app; every token it was given stops working at the next request."""
     client.deleted_at = clock.now()
-    tokens.revoke_client(client.id, "client-deleted")
+    tokens.revoke_client(client.tenant_id, client.id, "client-deleted")
     audit_log.record(
         client.tenant_id, actor, "oauth_client.deleted",
         target_type="oauth_client", target_id=client.id, details={"name": client.name},

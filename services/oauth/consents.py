@@ -17,9 +17,9 @@ from services.core.actors import Actor
 from services.oauth import tokens
 
 
-def remembered(user_id: str, client_id: str) -> frozenset[str]:
+def remembered(user: User, client_id: str) -> frozenset[str]:
     """The scopes the user granted this app and has not revoked (empty when none)."""
-    consent = _live(user_id, client_id)
+    consent = _live(user.tenant_id, user.id, client_id)
     return frozenset(consent.scope.split()) if consent is not None else frozenset()
 
 
@@ -27,7 +27,9 @@ def grant(user: User, client: OAuthClient, scopes: set[str], actor: Actor) -> OA
     """Remember `scopes` for the user and app (added to what was granted before)."""
     consent = db.session.scalar(
         select(OAuthConsent).where(
-            OAuthConsent.user_id == user.id, OAuthConsent.client_id == client.id
+            OAuthConsent.user_id == user.id,
+            OAuthConsent.client_id == client.id,
+            OAuthConsent.tenant_id == user.tenant_id,
         )
     )
     if consent is None:
@@ -49,11 +51,11 @@ def grant(user: User, client: OAuthClient, scopes: set[str], actor: Actor) -> OA
 
 def revoke(user_id: str, tenant_id: str, client_id: str, actor: Actor) -> bool:
     """Forget the consent and revoke the app's tokens for the user; False when none."""
-    consent = _live(user_id, client_id)
-    if consent is None or consent.tenant_id != tenant_id:
+    consent = _live(tenant_id, user_id, client_id)
+    if consent is None:
         return False
     consent.revoked_at = clock.now()
-    families = tokens.revoke_user_client(user_id, client_id, "consent-revoked")
+    families = tokens.revoke_user_client(tenant_id, user_id, client_id, "consent-revoked")
     audit_log.record(
         tenant_id, actor, "oauth.consent_revoked", target_type="oauth_client",
         target_id=client_id, details={"user": user_id, "tokenFamilies": len(families)},
@@ -69,12 +71,13 @@ class AuthorizedApp:
     last_used_at: datetime | None
 
 
-def authorized_apps(user_id: str) -> list[AuthorizedApp]:
+def authorized_apps(tenant_id: str, user_id: str) -> list[AuthorizedApp]:
     """The apps the user allowed, with what each may do and when it was last used."""
     rows = db.session.execute(
         select(OAuthConsent, OAuthClient)
         .join(OAuthClient, OAuthClient.id == OAuthConsent.client_id)
         .where(
+            OAuthConsent.tenant_id == tenant_id,
             OAuthConsent.user_id == user_id,
             OAuthConsent.revoked_at.is_(None),
             OAuthClient.deleted_at.is_(None),
@@ -88,9 +91,10 @@ def authorized_apps(user_id: str) -> list[AuthorizedApp]:
     return apps
 
 
-def _live(user_id: str, client_id: str) -> OAuthConsent | None:
+def _live(tenant_id: str, user_id: str, client_id: str) -> OAuthConsent | None:
     return db.session.scalar(
         select(OAuthConsent).where(
+            OAuthConsent.tenant_id == tenant_id,
             OAuthConsent.user_id == user_id,
             OAuthConsent.client_id == client_id,
             OAuthConsent.revoked_at.is_(None),

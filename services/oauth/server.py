@@ -191,8 +191,13 @@ class CodeGrant(AuthorizationCodeGrant):
         db.session.flush()
 
     def authenticate_user(self, authorization_code: _Code):
-        user = db.session.get(User, authorization_code.row.user_id)
-        return user if user is not None and user.is_active else None
+        return _active_user(authorization_code.row)
+
+
+def _active_user(row) -> User | None:
+    """The user a code or a refresh token was issued to, while active."""
+    user = User.find_for_tenant(row.user_id, row.tenant_id)
+    return user if user is not None and user.is_active else None
 
 
 class RefreshGrant(RefreshTokenGrant):
@@ -218,8 +223,7 @@ class RefreshGrant(RefreshTokenGrant):
         return _Refresh(row)
 
     def authenticate_user(self, refresh_token: _Refresh):
-        user = db.session.get(User, refresh_token.row.user_id)
-        return user if user is not None and user.is_active else None
+        return _active_user(refresh_token.row)
 
     def revoke_old_credential(self, refresh_token: _Refresh) -> None:
         tokens.mark_rotated(refresh_token.row)

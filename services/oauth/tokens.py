@@ -138,12 +138,13 @@ def revoke_family(family_id: str, reason: str) -> int:
     return result.rowcount or 0
 
 
-def revoke_user_client(user_id: str, client_id: str, reason: str) -> list[str]:
+def revoke_user_client(tenant_id: str, user_id: str, client_id: str, reason: str) -> list[str]:
     """Revoke every family of the user and client (consent revoked); returns the families."""
     families = list(
         db.session.scalars(
             select(OAuthToken.family_id)
             .where(
+                OAuthToken.tenant_id == tenant_id,
                 OAuthToken.user_id == user_id,
                 OAuthToken.client_id == client_id,
                 OAuthToken.revoked_at.is_(None),
@@ -156,11 +157,15 @@ def revoke_user_client(user_id: str, client_id: str, reason: str) -> list[str]:
     return families
 
 
-def revoke_client(client_id: str, reason: str) -> None:
+def revoke_client(tenant_id: str, client_id: str, reason: str) -> None:
     """Revoke every family issued to a client (the app was deleted)."""
     families = db.session.scalars(
         select(OAuthToken.family_id)
-        .where(OAuthToken.client_id == client_id, OAuthToken.revoked_at.is_(None))
+        .where(
+            OAuthToken.tenant_id == tenant_id,
+            OAuthToken.client_id == client_id,
+            OAuthToken.revoked_at.is_(None),
+        )
         .distinct()
     )
     for family in list(families):

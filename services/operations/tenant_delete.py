@@ -63,7 +63,7 @@ def delete_tenant(slug: str, progress: Progress = no_progress) -> DeletionReport
     # after it, the tenant is still there and running the command again finishes the job.
     for document_id in db.session.scalars(select(Document.id).where(Document.tenant_id == slug)):
         signals.document_purged.send(document_id, tenant_id=slug)
-    transaction.commit()
+    transaction.commit()  # the purge signals' work, while the tenant still exists (above)
     tables = list(reversed(tenant_tables()))  # children before parents
     for table in progress(tables, "rows", len(tables)):
         where = tenant_filter(table, slug)
@@ -83,7 +83,7 @@ def delete_tenant(slug: str, progress: Progress = no_progress) -> DeletionReport
     db.session.add(record)
     db.session.flush()
     report.record_id = record.id
-    transaction.commit()
+    transaction.commit()  # the rows go before their blobs and Redis keys do
     report.blobs = _delete_blobs(slug, blobs, progress)
     report.redis_keys = _purge_redis(slug, credentials)
     key_cache.flush()  # rows went behind the ORM's back: every process re-reads keys and users

@@ -77,7 +77,7 @@ def import_tenant(
         committed = False
         try:
             _load(reader, manifest, tables, target, report, progress, archive_sha)
-            transaction.commit()
+            transaction.commit()  # the rows stand before the stored blobs are released to them
             committed = True
         except IntegrityError as error:
             db.session.rollback()

@@ -214,7 +214,7 @@ def authenticate(
     passkey = credentials.find(bytes_to_base64url(parsed.raw_id)) if parsed else None
     if passkey is not None and passkey.tenant_id != tenant_id:
         passkey = None  # another workspace's passkey is unknown here
-    user = db.session.get(User, passkey.user_id) if passkey is not None else None
+    user = User.find_for_tenant(passkey.user_id, tenant_id) if passkey is not None else None
     attempt = _Attempt(tenant_id, user, passkey, ip, user_agent)
 
     if challenge is None or challenge.tenant_id != tenant_id:

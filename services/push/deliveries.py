@@ -143,8 +143,8 @@ def claim(delivery_id: str) -> AttemptPlan | None:
     if subscription is None:  # unsubscribed, moved or refused since the fan-out
         _close(delivery, PushStatus.FAILED, now, "the device was unsubscribed")
         return None
-    notification = db.session.get(Notification, delivery.notification_id)
-    assert notification is not None  # the delivery cascades with it
+    # The delivery cascades with its notification.
+    notification = Notification.get_for_tenant(delivery.notification_id, delivery.tenant_id)
     return AttemptPlan(
         delivery.id,
         subscription.id,
@@ -200,7 +200,7 @@ def record_outcome(plan: AttemptPlan, answer: Answer) -> str | None:
     elif answer.verdict is Verdict.INVALID_TOKEN:
         delivery.subscription_id = None
         db.session.flush()
-        devices.refused_by_provider(plan.subscription_id, answer.error)
+        devices.refused_by_provider(delivery.tenant_id, plan.subscription_id, answer.error)
     db.session.flush()
     return delivery.status
 

@@ -142,8 +142,8 @@ def remove(subscription: PushSubscription, actor: Actor, reason: str) -> None:
     )
 
 
-def refused_by_provider(subscription_id: str, error: str | None) -> None:
+def refused_by_provider(tenant_id: str, subscription_id: str, error: str | None) -> None:
     """The provider says the token is dead (uninstalled app, expired browser subscription)."""
-    subscription = db.session.get(PushSubscription, subscription_id)
+    subscription = PushSubscription.find_for_tenant(subscription_id, tenant_id)
     if subscription is not None:
         remove(subscription, SYSTEM, f"the push service refused the token: {error or ''}"[:300])

@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from extensions import db
 from models import PushDelivery, PushSubscription
+from models.base import in_tenant
 from services.core.wire import PageQuery, Timestamp, Wire
 from services.push.tokens import MAX_TOKEN_CHARS
 
@@ -112,10 +113,10 @@ def subscriptions_json(rows: Sequence[PushSubscription]) -> list[dict[str, Any]]
 
 
 def deliveries_by_notification(
-    notification_ids: Sequence[str],
+    tenant_id: str, notification_ids: Sequence[str]
 ) -> dict[str, list[PushDeliveryOut]]:
-    """Each notification's push deliveries, oldest first, in one query; every id asked for is
-    a key (an empty list when its person has no device)."""
+    """Each of the tenant's notifications' push deliveries, oldest first, in one query; every
+    id asked for is a key (an empty list when its person has no device)."""
     found: dict[str, list[PushDeliveryOut]] = {nid: [] for nid in notification_ids}
     if not found:
         return found
@@ -126,7 +127,7 @@ def deliveries_by_notification(
             PushDelivery.status,
             PushDelivery.at,
         )
-        .where(PushDelivery.notification_id.in_(list(found)))
+        .where(PushDelivery.notification_id.in_(list(found)), in_tenant(PushDelivery, tenant_id))
         .order_by(PushDelivery.notification_id, PushDelivery.id)
     )
     for notification_id, channel, status, at in rows:

@@ -180,6 +180,7 @@ def refresh(progress: Callable[[int], None] | None = None) -> Refreshed:
     for done, term in enumerate(terms, start=1):
         if _list(term):
             listed.append(term)
+        transaction.commit()  # a term at a time: searches and uploads go on in between
         if progress is not None:
             progress(done)
     known = [
@@ -188,7 +189,7 @@ def refresh(progress: Callable[[int], None] | None = None) -> Refreshed:
     dropped = sorted(set(known) - set(listed))
     for term in dropped:
         _drop(term)
-        transaction.commit()
+        transaction.commit()  # a term at a time, as above
     return Refreshed(len(listed), len(dropped))
 
 
@@ -205,7 +206,6 @@ def _list(term: str) -> bool:
     ).all()
     if len(found) < LIST_SIZE:  # deleted meanwhile: the bounded path ranks it
         _drop(term)
-        transaction.commit()
         return False
     last = found[-1]
     rows, tokens = _totals(last.averages)
@@ -214,7 +214,6 @@ def _list(term: str) -> bool:
     keyword, most = -last.bm25, _idf(rows, last.hits) * (_K1 + 1.0)
     if not 0.0 < keyword < most:  # rounding at an idf of about 0: nothing to prove with
         _drop(term)
-        transaction.commit()
         return False
     ratio_ceiling = keyword / (most - keyword) * (1.0 + _MARGIN)
     _drop(term)
@@ -236,7 +235,6 @@ def _list(term: str) -> bool:
             "at": clock.now().isoformat(),
         },
     )
-    transaction.commit()
     return True
 
 

@@ -69,7 +69,7 @@ def _steps(first_pages: int, pages: int, progress: Callable[[int], None] | None)
             {"pages": asked},
         )
         merged = db.session.scalar(text("SELECT total_changes()")) - before >= 2
-        transaction.commit()
+        transaction.commit()  # a step at a time: the index's write lock is held for one step
         if not merged:
             return steps
         steps, asked = steps + 1, pages

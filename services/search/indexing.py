@@ -24,6 +24,7 @@ from sqlalchemy import select, text
 import clock
 from extensions import db
 from models import Document, DocumentVersion, TextStatus
+from models.base import in_tenant
 from models.search import DocumentText
 from services.core import queue, signals, transaction
 from services.documents.blobs import blob_store
@@ -48,7 +49,16 @@ def dialect() -> str:
     return db.session.get_bind().dialect.name
 
 
+def _text_of(tenant_id: str, document_id: str) -> DocumentText | None:
+    return db.session.scalar(
+        select(DocumentText).where(
+            DocumentText.document_id == document_id, DocumentText.tenant_id == tenant_id
+        )
+    )
+
+
 def text_row(document: Document) -> DocumentText:
+    """The document's own text row, kept by the session once loaded (the text may be long)."""
     row = db.session.get(DocumentText, document.id)
     if row is None:
         row = DocumentText(document_id=document.id, tenant_id=document.tenant_id, text="")
@@ -136,18 +146,18 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
             ),
             {"cfg": PG_CONFIG, "ids": ids, "lead": RANK_LEAD_CHARS},
         )
-        db.session.commit()
+        db.session.commit()  # a batch at a time: a crash keeps the batches already done
         after = ids[-1]
         yield len(ids)
 
 
-def remove(document_id: str) -> None:
+def remove(tenant_id: str, document_id: str) -> None:
     """Drop the document's text, passages and index entry (the purge job; FTS5 has no
     foreign keys)."""
     if dialect() != "postgresql":
         fts5_rows.delete(document_id)
     passages.remove(document_id)
-    row = db.session.get(DocumentText, document_id)
+    row = _text_of(tenant_id, document_id)
     if row is not None:
         db.session.delete(row)
 
@@ -182,7 +192,7 @@ def schedule_extraction(document: Document) -> bool:
     the worker always finds the committed rows; a failure to enqueue leaves the text pending
     for `flask documents reindex`."""
     row = mark_pending(document)
-    db.session.commit()
+    db.session.commit()  # the pending state stands before the job that reads it is enqueued
     try:
         job = queue.enqueue(
             EXTRACTION_JOB,
@@ -199,7 +209,7 @@ def schedule_extraction(document: Document) -> bool:
         )
         return False
     row.job_id = job.id
-    db.session.commit()
+    db.session.commit()  # the job's id, a unit of work after the enqueue
     return True
 
 
@@ -224,10 +234,10 @@ def schedule_ocr(tenant_id: str, document_id: str, version_number: int) -> bool:
             extra={"document_id": document_id, "error": str(exc)},
         )
         return False
-    row = db.session.get(DocumentText, document_id)
+    row = _text_of(tenant_id, document_id)
     if row is not None:
         row.job_id = job.id  # so the recovery sweep sees the work as alive
-        db.session.commit()
+        db.session.commit()  # after the text stage's commit: a follow-up unit of work
     return True
 
 
@@ -308,7 +318,9 @@ def _extract(
     document, version_number = attempt.document, attempt.version_number
     version = db.session.scalar(
         select(DocumentVersion).where(
-            DocumentVersion.document_id == document.id, DocumentVersion.number == version_number
+            DocumentVersion.document_id == document.id,
+            DocumentVersion.number == version_number,
+            in_tenant(DocumentVersion, document.tenant_id),
         )
     )
     sha256 = version.sha256 if version is not None else document.sha256

@@ -261,6 +261,6 @@ def rebuild(tenant_id: str | None = None, batch_size: int = 500) -> Iterator[int
         ]
         if values:
             db.session.execute(insert(Passage), values)
-        db.session.commit()
+        db.session.commit()  # a batch at a time: a crash keeps the batches already done
         after = rows[-1].document_id
         yield len(rows)

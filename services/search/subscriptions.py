@@ -38,5 +38,5 @@ def _fields_changed(document: Document, *, changed: list[str], **_) -> None:
         indexing.refresh(document)  # in the same transaction as the change
 
 
-def _purged(document_id: str, **_) -> None:
-    indexing.remove(document_id)
+def _purged(document_id: str, *, tenant_id: str, **_) -> None:
+    indexing.remove(tenant_id, document_id)

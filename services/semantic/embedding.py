@@ -1,6 +1,7 @@
 """Owns the semantic vectors of documents: scheduling the background job that embeds a
-document's passages (in batches, with retries), its status per document
-(`document_embeddings`), and the nearest passages and documents for a query or a document.
+document's passages (in batches, with retries) and the units of work it runs
+(jobs/semantic.py commits each), its status per document (`document_embeddings`), and the
+nearest passages and documents for a query or a document.
 
 Vectors are compared only within one model ("openai:<model>", "local:<dir>"): after the
 operator changes DMS_EMBEDDINGS_MODEL, every document counts as not embedded until its job
@@ -13,6 +14,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from flask import current_app
@@ -75,11 +77,26 @@ def active() -> bool:
     return True
 
 
-# --- the job ---------------------------------------------------------------------------------
+# --- the job's units of work (jobs/semantic.py commits each) ----------------------------------
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One embedding attempt on a document: the passages it embeds, as they were when it
+    began."""
+
+    tenant_id: str
+    document_id: str
+    passages: list[tuple[str, str]]  # (passage id, text), in order
 
 
 def _row(tenant_id: str, document_id: str) -> DocumentEmbedding:
-    row = db.session.get(DocumentEmbedding, document_id)
+    row = db.session.scalar(
+        select(DocumentEmbedding).where(
+            DocumentEmbedding.document_id == document_id,
+            DocumentEmbedding.tenant_id == tenant_id,
+        )
+    )
     if row is None:
         row = DocumentEmbedding(document_id=document_id, tenant_id=tenant_id, attempts=0)
         db.session.add(row)
@@ -89,13 +106,16 @@ def _row(tenant_id: str, document_id: str) -> DocumentEmbedding:
 def schedule(tenant_id: str, document_id: str) -> bool:
     """Mark the document pending and enqueue its embedding job (after the passages are
     committed). False when embeddings are off or Redis failed (`flask documents embed`
-    picks the document up later)."""
+    picks the document up later).
+
+    A follow-up unit of work of its own (like indexing.schedule_extraction): it commits the
+    pending state before enqueueing, so the worker always finds it, then the job's id."""
     if not enabled():
         return False
     row = _row(tenant_id, document_id)
     row.status = EmbeddingStatus.PENDING.value
     row.updated_at = clock.now()
-    db.session.commit()
+    db.session.commit()  # the pending state stands before the job that reads it is enqueued
     try:
         job = queue.enqueue(
             EMBED_JOB, tenant_id, document_id, job_timeout=EMBED_TIMEOUT, retry=EMBED_RETRY
@@ -107,18 +127,14 @@ def schedule(tenant_id: str, document_id: str) -> bool:
         )
         return False
     row.job_id = job.id
-    db.session.commit()
+    db.session.commit()  # the job's id, a unit of work after the enqueue
     return True
 
 
-def embed_document(tenant_id: str, document_id: str, *, final: bool = True) -> str | None:
-    """Compute and store the vectors of one document's passages; returns the status (None:
-    the document is gone). The endpoint is called outside any transaction; the vectors are
-    stored only if the passages did not change meanwhile (a newer job embeds those).
-
-    A failure worth trying again raises unless `final`; otherwise it is recorded as failed."""
+def begin(tenant_id: str, document_id: str) -> Attempt | None:
+    """Count an attempt on the document and read its passages (None: the document is gone)."""
     document = db.session.scalar(
-        select(Document).where(Document.id == document_id, Document.tenant_id == tenant_id)
+        select(Document.id).where(Document.id == document_id, Document.tenant_id == tenant_id)
     )
     if document is None:
         return None
@@ -130,33 +146,45 @@ def embed_document(tenant_id: str, document_id: str, *, final: bool = True) -> s
         .where(Passage.document_id == document_id, Passage.tenant_id == tenant_id)
         .order_by(Passage.ordinal)
     ).all()
-    db.session.commit()  # the attempt is on record; no transaction stays open while we wait
-    try:
-        embedder = embedders.embedder()
-        batch = max(1, int(current_app.config.get("DMS_EMBEDDINGS_BATCH", 32)))
-        computed: list[list[float]] = []
-        for start in range(0, len(passages), batch):
-            computed.extend(embedder.embed([p.text for p in passages[start : start + batch]]))
-    except embedders.EmbeddingError as exc:
-        row = _row(tenant_id, document_id)
-        row.error = str(exc)[:300]
-        row.updated_at = clock.now()
-        if exc.retryable and not final:
-            db.session.commit()
-            raise
+    return Attempt(tenant_id, document_id, [(p.id, p.text) for p in passages])
+
+
+def compute(attempt: Attempt) -> tuple[str, list[list[float]]]:
+    """The model's name and the vectors of the attempt's passages, in batches of
+    DMS_EMBEDDINGS_BATCH; raises EmbeddingError. Called outside any transaction: the
+    endpoint may take its time."""
+    embedder = embedders.embedder()
+    batch = max(1, int(current_app.config.get("DMS_EMBEDDINGS_BATCH", 32)))
+    texts = [text for _, text in attempt.passages]
+    computed: list[list[float]] = []
+    for start in range(0, len(texts), batch):
+        computed.extend(embedder.embed(texts[start : start + batch]))
+    return embedder.name, computed
+
+
+def record_failure(attempt: Attempt, error: embedders.EmbeddingError, *, final: bool) -> str:
+    """Note why the attempt failed; the document is failed unless the job tries again."""
+    row = _row(attempt.tenant_id, attempt.document_id)
+    row.error = str(error)[:300]
+    row.updated_at = clock.now()
+    if final or not error.retryable:
         row.status = EmbeddingStatus.FAILED.value
-        db.session.commit()
-        log.warning("embedding failed", extra={"document_id": document_id, "error": str(exc)})
-        return row.status
-    return _store(tenant_id, document_id, embedder.name, passages, computed)
+        log.warning(
+            "embedding failed", extra={"document_id": attempt.document_id, "error": str(error)}
+        )
+    return row.status
 
 
-def _store(tenant_id, document_id, model, passages, computed) -> str:
+def store(attempt: Attempt, model: str, computed: list[list[float]]) -> str:
+    """Replace the document's vectors with `computed`, unless its passages changed since the
+    attempt began (a newer job embeds those); returns the status."""
+    tenant_id, document_id = attempt.tenant_id, attempt.document_id
     current = db.session.scalars(
-        select(Passage.id).where(Passage.document_id == document_id).order_by(Passage.ordinal)
+        select(Passage.id)
+        .where(Passage.document_id == document_id, Passage.tenant_id == tenant_id)
+        .order_by(Passage.ordinal)
     ).all()
-    if list(current) != [p.id for p in passages]:
-        db.session.rollback()
+    if list(current) != [passage_id for passage_id, _ in attempt.passages]:
         log.info(
             "passages changed while embedding; left to the newer job",
             extra={"document_id": document_id},
@@ -170,15 +198,15 @@ def _store(tenant_id, document_id, model, passages, computed) -> str:
         row.error = detail[:300]
     else:
         vectors.remove_document(document_id)
-        vectors.store([(p.id, tenant_id, document_id) for p in passages], computed, model, now)
+        ids = [(passage_id, tenant_id, document_id) for passage_id, _ in attempt.passages]
+        vectors.store(ids, computed, model, now)
         row.status = EmbeddingStatus.DONE.value
         row.model = model
         row.dimensions = len(computed[0]) if computed else None
-        row.passages = len(passages)
+        row.passages = len(attempt.passages)
         row.error = None
         row.embedded_at = now
     row.updated_at = now
-    db.session.commit()
     return row.status
 
 
@@ -249,8 +277,12 @@ def nearest_documents(
     floor = float(current_app.config.get("DMS_SEMANTIC_MIN_SIMILARITY", 0.3))
     room = 0
     if exclude:
-        own = db.session.get(DocumentEmbedding, exclude)
-        room = own.passages if own is not None else 0
+        own = db.session.scalar(
+            select(DocumentEmbedding.passages).where(
+                DocumentEmbedding.document_id == exclude, DocumentEmbedding.tenant_id == tenant_id
+            )
+        )
+        room = own or 0
     hits = vectors.nearest(tenant_id, model, vector, k * 4 + room, before)
     live = set(
         db.session.scalars(

@@ -12,6 +12,7 @@ from sqlalchemy import and_, case, func, select
 import clock
 from extensions import db
 from models import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from models.base import in_tenant
 
 HEALTH_WINDOW = timedelta(days=7)
 
@@ -82,7 +83,9 @@ def health_of(tenant_id: str, endpoint_ids: Sequence[str]) -> dict[str, Health]:
         last = _last_attempt(endpoint_id, last_at.get(endpoint_id))
         latest = db.session.scalar(
             select(WebhookDelivery.status)
-            .where(WebhookDelivery.endpoint_id == endpoint_id)
+            .where(
+                WebhookDelivery.endpoint_id == endpoint_id, in_tenant(WebhookDelivery, tenant_id)
+            )
             .order_by(WebhookDelivery.id.desc())
             .limit(1)
         )

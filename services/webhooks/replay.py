@@ -13,6 +13,7 @@ import clock
 from errors import FieldError, conflict, validation_failed
 from extensions import db
 from models import DeliveryStatus, Event, WebhookDelivery, WebhookEndpoint
+from models.base import in_tenant
 from services.audit import audit_log
 from services.core import signals
 from services.core.actors import Actor
@@ -35,6 +36,7 @@ def replay(endpoint: WebhookEndpoint, start: datetime, end: datetime, actor: Act
         for d in db.session.scalars(
             select(WebhookDelivery).where(
                 WebhookDelivery.endpoint_id == endpoint.id,
+                in_tenant(WebhookDelivery, endpoint.tenant_id),
                 WebhookDelivery.event_id.in_([e.id for e in events]),
             )
         )

@@ -104,11 +104,3 @@ def refresh(instance: WorkflowInstance) -> tuple[set[str], set[str]]:
         )
         db.session.flush()
     return now, now - before
-
-
-def people(user_ids: Iterable[str]) -> list[User]:
-    """The users, by e-mail, for the wire's currentApprovers."""
-    ids = list(user_ids)
-    if not ids:
-        return []
-    return list(db.session.scalars(select(User).where(User.id.in_(ids)).order_by(User.email)))

@@ -1,8 +1,9 @@
-"""The escalation sweep (a scheduled job every few minutes, jobs/workflows.py): an open step
-past its deadline gets its `escalateTo` approver added (audited in the history, announced with
-`workflow.instance.escalated`, the new approver notified) or, without one, the admins are told
-it is overdue; and any open instance nobody can act on is escalated or reported, so a change
-the signals missed still never leaves an instance stuck silently."""
+"""The escalation sweep's units of work (a scheduled job every few minutes, jobs/workflows.py,
+commits each instance on its own): an open step past its deadline gets its `escalateTo`
+approver added (audited in the history, announced with `workflow.instance.escalated`, the new
+approver notified) or, without one, the admins are told it is overdue; and any open instance
+nobody can act on is escalated or reported, so a change the signals missed still never leaves
+an instance stuck silently."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import clock
 from extensions import db
 from models import WorkflowCurrentApprover, WorkflowInstance
 from models.workflows import OPEN_STATES
-from services.core import transaction
 from services.notifications.notifications import Message, notify_admins
 from services.workflows import instances
 
@@ -48,15 +48,8 @@ def unattended_ids() -> list[str]:
     )
 
 
-def sweep() -> dict[str, int]:
-    """One unit of work per instance, so one failure does not undo the others."""
-    now = clock.now()
-    overdue = [i for i in overdue_ids(now) if transaction.transactional(_overdue)(i)]
-    unattended = [i for i in unattended_ids() if transaction.transactional(_unattended)(i)]
-    return {"escalated": len(overdue), "unattended": len(unattended)}
-
-
-def _overdue(instance_id: str) -> bool:
+def escalate_overdue(instance_id: str) -> bool:
+    """Escalate the instance's overdue step, or tell the admins; False when nothing was due."""
     instance = db.session.get(WorkflowInstance, instance_id)
     if instance is None or instance.current_step is None or instance.step_due_at is None:
         return False
@@ -86,7 +79,8 @@ def _overdue(instance_id: str) -> bool:
     return True
 
 
-def _unattended(instance_id: str) -> bool:
+def report_unattended(instance_id: str) -> bool:
+    """Escalate or report an open instance nobody can act on; False when it is gone."""
     instance = db.session.get(WorkflowInstance, instance_id)
     if instance is None:
         return False

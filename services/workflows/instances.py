@@ -39,14 +39,14 @@ def start_instance(
     tenant_id: str, definition_id: str, subject_type: str, subject_id: str, actor: Actor
 ) -> WorkflowInstance:
     """Start the definition's current steps on the subject (flushes; the caller commits)."""
-    definition = db.session.get(WorkflowDefinition, definition_id)
-    if definition is None or definition.tenant_id != tenant_id:
+    definition = WorkflowDefinition.find_for_tenant(definition_id, tenant_id)
+    if definition is None:
         raise validation_failed(
             [FieldError("VALIDATION_ERROR", "No such workflow definition.", "definitionId")]
         )
     if subject_type == "document":
-        document = db.session.get(Document, subject_id)
-        if document is None or document.tenant_id != tenant_id or document.deleted_at:
+        document = Document.find_for_tenant(subject_id, tenant_id)
+        if document is None or document.deleted_at:
             raise validation_failed(
                 [FieldError("VALIDATION_ERROR", "No such document.", "documentId")]
             )

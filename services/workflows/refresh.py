@@ -1,4 +1,5 @@
-"""Recompute who can act on every open instance of a tenant (after a user's access changed)."""
+"""Recompute who can act on every open instance of a tenant (after a user's access changed):
+the units of work of jobs/workflows.refresh_tenant, one per instance."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ from sqlalchemy import select
 from extensions import db
 from models import WorkflowInstance
 from models.workflows import OPEN_STATES
-from services.core import transaction
 from services.workflows import instances
 
 
-def refresh_tenant(tenant_id: str) -> int:
-    """One unit of work per instance; how many were looked at."""
-    ids = list(
+def open_instance_ids(tenant_id: str) -> list[str]:
+    return list(
         db.session.scalars(
             select(WorkflowInstance.id).where(
                 WorkflowInstance.tenant_id == tenant_id,
@@ -21,12 +20,13 @@ def refresh_tenant(tenant_id: str) -> int:
             )
         )
     )
-    for instance_id in ids:
-        transaction.transactional(_refresh)(instance_id)
-    return len(ids)
 
 
-def _refresh(instance_id: str) -> None:
-    instance = db.session.get(WorkflowInstance, instance_id)
+def refresh_instance(tenant_id: str, instance_id: str) -> None:
+    instance = db.session.scalar(
+        select(WorkflowInstance).where(
+            WorkflowInstance.id == instance_id, WorkflowInstance.tenant_id == tenant_id
+        )
+    )
     if instance is not None and instance.state in OPEN_STATES:
         instances.change_instance(instance, lambda: instances.refresh_approvers(instance))

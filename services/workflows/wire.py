@@ -263,7 +263,7 @@ def instances_data(rows: Sequence[WorkflowInstance]) -> list[dict[str, Any]]:
             approvers[instance_id].append(user_id)
         wanted = {u for users in approvers.values() for u in users}
         if wanted:
-            people = {u.id: u for u in db.session.scalars(select(User).where(User.id.in_(wanted)))}
+            people = User.get_many_for_tenant(list(wanted), rows[0].tenant_id)
         for action in db.session.scalars(
             select(WorkflowAction)
             .where(WorkflowAction.instance_id.in_(ids))

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import threading
 
+from sqlalchemy import select
+
 from extensions import db
 from models import Conversation, CopilotUsage, Tenant
-from services.copilot import quota
+from services.copilot import generators, quota
 from services.copilot.extractive import NOT_FOUND
 from services.copilot.generators import SYSTEM_PROMPT
 from tests.copilot.conftest import API
@@ -183,6 +185,21 @@ def test_concurrent_claims_never_pass_the_limit(make_app, tenant):
         assert db.session.get(CopilotUsage, (tenant.id, quota.month_of_now())).messages == 3
 
 
+def test_a_question_that_fails_after_its_claim_gives_the_claim_back(app, tenant, ask, monkeypatch):
+    def broken(*_args):
+        raise RuntimeError("the generator broke")
+
+    monkeypatch.setattr(generators, "generate", broken)
+    assert ask("q", expect=500).status_code == 500
+
+    with app.app_context():
+        used = db.session.get(CopilotUsage, (tenant.id, quota.month_of_now()))
+        assert used is not None and used.messages == 0
+        assert db.session.scalars(select(Conversation)).all() == []
+    monkeypatch.undo()
+    assert len(ask("q").get_json()["data"]["messages"]) == 2  # stored at the view's boundary
+
+
 def test_a_follow_up_uses_the_conversations_context(tenant, documents, ask):
     ids = documents(tenant, harbour=HARBOUR, lighthouse=LIGHTHOUSE)
     first = ask("What is the notice period of the Harbour contract?")
@@ -213,6 +230,15 @@ def test_conversations_are_their_owners_only(tenant, create_key, documents, ask,
     assert listed["data"][0]["messageCount"] == 2
     one = client.get(f"{API}/{mine}", headers=headers).get_json()["data"]
     assert len(one["messages"]) == 2
+
+
+def test_another_tenants_conversation_is_404(tenant, other_tenant, create_key, ask, client):
+    mine = ask("notice period of the Harbour contract").get_json()["data"]["id"]
+    theirs = auth_headers(create_key(other_tenant)[1], other_tenant.id)
+
+    assert client.get(f"{API}/{mine}", headers=theirs).status_code == 404
+    ask("and the penalty?", expect=404, conversation=mine, auth=theirs)
+    assert client.get(API, headers=theirs).get_json()["data"] == []
 
 
 def test_the_list_is_paged_newest_first(tenant, ask, client, headers):

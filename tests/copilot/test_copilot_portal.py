@@ -57,6 +57,42 @@ def test_admins_read_everyones_conversations_members_only_their_own(
     assert third.get(location).status_code == 404
 
 
+def test_another_tenants_conversation_is_404(
+    client, app, tenant, member, other_tenant, create_user, documents
+):
+    documents(tenant, harbour=HARBOUR)
+    sign_in(client, tenant.id, member.email)
+    location = post(client, "/ask", {"message": "notice period"}).headers["Location"]
+
+    their_admin = create_user(other_tenant, "admin", email="boss@globex.example")
+    theirs = app.test_client()
+    sign_in(theirs, other_tenant.id, their_admin.email)
+    assert theirs.get(location).status_code == 404
+    assert post(theirs, location, {"message": "more?"}).status_code == 404
+    assert "notice period" not in theirs.get("/ask").get_data(as_text=True)
+
+
+def test_the_owners_named_are_the_tenants_people_only(
+    client, app, tenant, admin, other_tenant, create_user
+):
+    """Even a conversation whose owner id names another tenant's person (no service writes
+    one) does not show who that is: the names are read inside the tenant."""
+    from extensions import db
+    from models import Conversation
+
+    stranger = create_user(other_tenant, "member", email="stranger@globex.example")
+    with app.app_context():
+        db.session.add(
+            Conversation(
+                tenant_id=tenant.id, owner_type="user", owner_id=stranger.id, title="forged"
+            )
+        )
+        db.session.commit()
+    sign_in(client, tenant.id, admin.email)
+    page = client.get("/ask").get_data(as_text=True)
+    assert "forged" in page and "stranger@globex.example" not in page
+
+
 def test_a_plan_without_the_copilot_says_so(client, create_tenant, create_user):
     tenant = create_tenant(plan="starter")
     user = create_user(tenant, "member", email="sam@starter.example")

@@ -4,7 +4,9 @@ function (but the app factory's), and capabilities import each other only downwa
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,3 +250,229 @@ def test_every_shape_the_api_documents_is_defined_in_a_wire_module(app):
     ]
     assert len(documented) > 50
     assert elsewhere == []
+
+
+# --- the unit of work: services flush, the boundary commits ----------------------------------
+
+# Every module of services/, api/ and portal/ that commits: how many commit points it has and
+# why. A commit point is a `.commit()` or `commit()` call and, in services/, `transactional`
+# (a unit of work of its own is a commit too). Views commit only through the boundary
+# decorators (`@transactional`, `@idempotent`); each listed call says why in a comment beside
+# it (its line or the line above).
+COMMITS = {
+    "services/core/transaction.py": (2, "the boundary: every unit of work commits here"),
+    "api/idempotency.py": (2, "@idempotent: a creating view's changes with its stored response"),
+    "services/core/idempotency.py": (
+        3,
+        "an Idempotency-Key's claim is seen by concurrent requests at once; its release stands",
+    ),
+    "services/copilot/conversations.py": (
+        2,
+        "the quota's claim commits before answering, so no lock is held; its refund stands",
+    ),
+    "services/search/indexing.py": (
+        4,
+        "extraction and OCR are scheduled after a commit; the vectors' rebuild, in batches",
+    ),
+    "services/semantic/embedding.py": (2, "embedding is scheduled after the passages' commit"),
+    "services/documents/purge.py": (1, "the trash purge, a batch at a time"),
+    "services/search/passages.py": (1, "the passages' rebuild, a batch at a time"),
+    "services/search/index_merge.py": (1, "merging SQLite's search index, a step at a time"),
+    "services/search/common_words.py": (2, "listing the common words, a term at a time"),
+    "services/operations/tenant_import.py": (1, "the rows stand before their blobs are released"),
+    "services/operations/tenant_delete.py": (
+        2,
+        "the purge signals' work, then the rows, before the blobs and Redis keys go",
+    ),
+}
+
+
+def _sources(*tops: str) -> list[tuple[str, str]]:
+    return [
+        (path.relative_to(ROOT).as_posix(), path.read_text())
+        for top in tops
+        for path in sorted((ROOT / top).rglob("*.py"))
+    ]
+
+
+def _commit_points(relative: str, tree: ast.AST) -> list[ast.AST]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else None
+            name = node.func.id if isinstance(node.func, ast.Name) else name
+            if name == "commit":
+                found.append(node)
+        if relative.startswith("services/"):
+            name = node.attr if isinstance(node, ast.Attribute) else None
+            name = node.id if isinstance(node, ast.Name) else name
+            if name == "transactional":
+                found.append(node)
+    return found
+
+
+def _commented_lines(source: str) -> set[int]:
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {token.start[0] for token in tokens if token.type == tokenize.COMMENT}
+
+
+def test_only_the_listed_modules_commit_and_each_commit_says_why():
+    counts, silent = {}, []
+    for relative, source in _sources("services", "api", "portal"):
+        points = _commit_points(relative, ast.parse(source))
+        if points:
+            counts[relative] = len(points)
+        commented = _commented_lines(source)
+        silent += [
+            f"{relative}:{point.lineno}"
+            for point in points
+            if not {point.lineno, point.lineno - 1, point.end_lineno} & commented
+        ]
+    assert counts == {module: count for module, (count, _why) in COMMITS.items()}
+    assert silent == []
+
+
+# --- tenancy in one place: tenant-owned rows load inside their tenant ------------------------
+
+# Service modules no request reaches (only jobs/, the CLI and each other import them): their
+# sweeps go over every tenant on purpose.
+JOB_AND_CLI_MODULES = {
+    "services/documents/purge.py": "the trash purge (the daily job, `flask documents purge`)",
+    "services/search/recovery.py": "the recovery sweep (a job)",
+    "services/webhooks/batches.py": "the webhook drain (a job)",
+    "services/webhooks/reconciler.py": "the webhook reconciler (a job, `flask webhooks`)",
+    "services/workflows/escalation.py": "the escalation sweep (a job)",
+}
+# The loads of a tenant-owned model by something else than its tenant, by module:function.
+UNSCOPED_LOADS = {
+    # Authentication: a secret's digest, a signed cookie or a verified token names the row,
+    # and the row its tenant.
+    "portal/security.py:_load_principal": "the signed-in person, by the session cookie's id",
+    "services/accounts/sessions.py:is_live": "the cookie's session, checked against its person",
+    "services/accounts/sessions.py:live_sessions": "the signed-in person's (or staff's) own",
+    "services/accounts/user_grants.py:lookup": "the user a verified token names",
+    "services/keys/api_keys.py:find_by_digest": "the key its secret's digest names",
+    "services/oauth/clients.py:find_client": "an app by its public client id, naming its tenant",
+    "services/oauth/server.py:CodeGrant.query_authorization_code": "a code, by its digest",
+    "services/oauth/server.py:Revocation.query_token": "the family a verified token names",
+    "services/oauth/tokens.py:find_refresh": "a refresh token, by its digest",
+    "services/oauth/tokens.py:family_revoked": "the family a verified access token names",
+    "services/passkeys/credentials.py:find": "a credential id is unique in the installation",
+    "services/forms/forms.py:get_public_form": "a public form's id is its page's address",
+    # Inside a statement that is the tenant's already.
+    "services/documents/listing.py:_tags": "correlated to the outer query's (the tenant's) rows",
+    "services/search/engines/sqlite.py:_first_documents": "every tenant's first ids; keeps its own",
+    "services/search/indexing.py:text_row": "keyed by its document, loaded in its tenant",
+    # Jobs and the CLI, in modules that requests use as well.
+    "services/push/deliveries.py:claim": "the job's delivery, by the id it was enqueued with",
+    "services/push/deliveries.py:record_outcome": "the job's delivery, by its enqueued id",
+    "services/webhooks/deliveries.py:claim": "the job's delivery, by the id it was enqueued with",
+    "services/webhooks/deliveries.py:record_outcome": "the job's delivery, by its enqueued id",
+    "services/push/reconciler.py:lost_deliveries": "the reconciler job, over every tenant",
+    "services/notifications/causes.py:remind_key_rotations": "the daily job, over every tenant",
+    "services/search/indexing.py:pending_documents": "the recovery job and the CLI: any tenant",
+    "services/search/passages.py:rebuild": "`flask documents rebuild-passages`: any tenant",
+}
+
+
+def _tenant_models() -> tuple[set[str], set[str]]:
+    """(tenant-owned, tenant-free) model names: tenant-owned ones have a tenant_id column."""
+    import models  # noqa: F401  (maps every model)
+    from extensions import db
+
+    mappers = list(db.Model.registry.mappers)
+    owned = {m.class_.__name__ for m in mappers if "tenant_id" in m.local_table.c}
+    return owned, {m.class_.__name__ for m in mappers} - owned
+
+
+def _names_the_tenant(node: ast.AST) -> bool:
+    """Whether an expression mentions a tenant: `tenant_id` (a name, an attribute, a keyword)
+    or a tenant helper (`get_for_tenant`, `found_in_tenant`, `query_for_tenant`, `in_tenant`)."""
+    for part in ast.walk(node):
+        name = getattr(part, "id", None) or getattr(part, "attr", None) or getattr(part, "arg", "")
+        if name and ("tenant_id" in name or name.endswith(("for_tenant", "in_tenant"))):
+            return True
+    return False
+
+
+def _statement_chain(select: ast.Call, parents: dict) -> list[ast.AST]:
+    """What a `select(...)` is built with: the arguments of the calls chained on it
+    (`.where(...)`, `.join(...)`) and of the helpers it is passed through (`_owned(stmt, ...)`)."""
+    arguments: list[ast.AST] = []
+    node = select
+    while True:
+        parent = parents.get(node)
+        if isinstance(parent, ast.Attribute) and getattr(parents.get(parent), "func", 0) is parent:
+            node = parents[parent]
+            arguments += [*node.args, *node.keywords]
+        elif isinstance(parent, ast.Call) and node in parent.args:
+            arguments += [a for a in parent.args if a is not node] + [parent.func, *parent.keywords]
+            node = parent
+        else:
+            return arguments
+
+
+def _unscoped_loads(source: str, owned: set[str], free: set[str]) -> list[tuple[str, str]]:
+    """(function, what) of each `db.session.get(Model, id)` of a model not known to be
+    tenant-free (unless the key names the tenant), and each `select(...)` of a tenant-owned
+    model or its columns whose statement never names a tenant."""
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+    def function_of(node: ast.AST) -> str:
+        names = []
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.append(node.name)
+        return ".".join(reversed(names)) or "<module>"
+
+    def model_of(argument: ast.AST) -> str | None:
+        if isinstance(argument, ast.Attribute):
+            argument = argument.value
+        return argument.id if isinstance(argument, ast.Name) else None
+
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        if ast.unparse(func) == "db.session.get":
+            model = ast.unparse(node.args[0])
+            if model not in free and not _names_the_tenant(ast.Module(node.args[1:], [])):
+                found.append((function_of(node), f"db.session.get({model}, ...)"))
+        elif isinstance(func, ast.Name) and func.id == "select":
+            models = [m for m in map(model_of, node.args) if m in owned]
+            if models and not _names_the_tenant(ast.Module(_statement_chain(node, parents), [])):
+                found.append((function_of(node), f"select({models[0]} ...)"))
+    return found
+
+
+def test_tenant_owned_rows_load_only_inside_their_tenant():
+    owned, free = _tenant_models()
+    assert {"Document", "User", "DocumentText"} <= owned and "Tenant" in free
+    found, unscoped = [], set()
+    for relative, source in _sources("api", "portal", "services"):
+        if relative in JOB_AND_CLI_MODULES:
+            continue
+        for function, what in _unscoped_loads(source, owned, free):
+            unscoped.add(f"{relative}:{function}")
+            if f"{relative}:{function}" not in UNSCOPED_LOADS:
+                found.append(f"{relative}:{function}: {what}")
+    assert found == []
+    assert set(UNSCOPED_LOADS) - unscoped == set()  # no stale entries
+
+
+def test_no_request_reaches_the_job_and_cli_modules():
+    graph = _graph()
+    listed = {path.removesuffix(".py").replace("/", ".") for path in JOB_AND_CLI_MODULES}
+    reached = [
+        f"{importer} -> {module}"
+        for importer, targets in graph.items()
+        for module in listed & targets
+        if importer.split(".")[0] not in {"jobs", "cli"}
+        and not importer.startswith("cli_")
+        and importer not in listed
+    ]
+    assert reached == []
+    assert all(name in MODULES and not name.endswith("subscriptions") for name in listed)

@@ -103,3 +103,25 @@ def test_another_tenants_entity_is_404(admin_client, other_tenant, create_key, m
     )
     assert admin_client.get(f"/entities/{theirs['id']}").status_code == 404
     assert _post(admin_client, f"/entities/{theirs['id']}/delete", {}).status_code == 404
+
+
+def test_a_relationship_shows_only_its_tenants_entities(
+    app, admin_client, other_tenant, create_key, make_entity, link
+):
+    """Even a relationship whose end names another tenant's entity (no service writes one)
+    shows nothing of it: the names are read inside the entity's tenant."""
+    from extensions import db
+    from models import Relationship
+    from tests.helpers import auth_headers
+
+    ours, partner = make_entity("Acme Corp"), make_entity("Harbour Ltd")
+    relationship = link(ours, partner)
+    theirs = make_entity(
+        "Globex Secret", headers=auth_headers(create_key(other_tenant)[1], other_tenant.id)
+    )
+    with app.app_context():
+        db.session.get(Relationship, relationship["id"]).target_id = theirs["id"]
+        db.session.commit()
+
+    page = admin_client.get(f"/entities/{ours['id']}")
+    assert page.status_code == 200 and "Globex Secret" not in page.get_data(as_text=True)

@@ -50,7 +50,8 @@ def test_apns_gets_an_http2_push_with_a_provider_token(
     from services.push import deliveries_by_notification
 
     with app.app_context():
-        [out] = deliveries_by_notification([notification_id])[notification_id]
+        [out] = deliveries_by_notification(person.tenant_id, [notification_id])[notification_id]
+        assert deliveries_by_notification("globex", [notification_id]) == {notification_id: []}
         wire = out.model_dump(by_alias=True)
         assert set(wire) == {"pushChannel", "status", "at"}
         assert wire["pushChannel"] == "apns" and wire["status"] == "delivered"

@@ -33,7 +33,7 @@ def test_the_ids_follow_the_index(app, sqlite_only, index_documents, tenant, oth
         db.session.commit()
         fts, ids = _rows()
         assert fts == ids and len(ids) == 4
-        indexing.remove(ours[1])
+        indexing.remove(tenant.id, ours[1])
         db.session.commit()
         fts, ids = _rows()
         assert fts == ids and {r[1] for r in ids} == {ours[0], ours[2], *theirs}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import clock
+from jobs.semantic import embed_document
 from models import EmbeddingStatus
 from services.documents import purge
 from services.semantic import embedding, vectors
@@ -56,7 +57,7 @@ def test_failures_past_every_attempt_leave_the_document_failed_with_the_reason(n
     row = s.status(document_id)
     assert row.status == EmbeddingStatus.PENDING and "503" in row.error
     with s.app.app_context():  # the last of RQ's attempts
-        assert embedding.embed_document("acme", document_id) == EmbeddingStatus.FAILED
+        assert embed_document("acme", document_id) == EmbeddingStatus.FAILED
     row = s.status(document_id)
     assert row.status == EmbeddingStatus.FAILED and "503" in row.error and row.attempts == 2
 

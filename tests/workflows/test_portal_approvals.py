@@ -75,6 +75,27 @@ def test_another_tenants_instance_is_not_found(
     assert post(client, f"/approvals/{wfi}/cancel").status_code == 404
 
 
+def test_a_subject_is_previewed_only_from_the_instances_tenant(
+    app, client, tenant, flow, people, document_id, other_tenant, store_document, work
+):
+    """Even an instance whose subject names another tenant's document (no service writes one)
+    shows nothing of that document: the previews are read inside the instance's tenant."""
+    from extensions import db
+    from models import WorkflowInstance
+
+    wfi = start(flow, people, document_id)
+    theirs = store_document(other_tenant, b"their secret terms", "secret.txt", title="Globex deal")
+    work()  # their text is extracted: a preview could show it
+    with app.app_context():
+        db.session.get(WorkflowInstance, wfi).subject_id = theirs
+        db.session.commit()
+    sign_in(client, tenant.id, people["ann"].email)
+    for page in (client.get("/approvals"), client.get(f"/approvals/{wfi}")):
+        assert page.status_code == 200
+        assert "Globex deal" not in page.get_data(as_text=True)
+        assert "their secret terms" not in page.get_data(as_text=True)
+
+
 def test_admins_define_workflows_as_json(client, tenant, people, flow):
     sign_in(client, tenant.id, people["dee"].email)
     form = client.get("/workflows/new").get_data(as_text=True)
