@@ -14,7 +14,7 @@ from sqlalchemy.engine import make_url
 
 import clock
 from tests.helpers import PASSWORD, auth_headers, sign_in
-from tests.support import run_jobs, stored_document
+from tests.support import clean_state, new_tenant, run_jobs, stored_document
 
 RUN_ID = uuid.uuid4().hex[:8]
 pytest_plugins = ["tests.installations"]  # fresh_install
@@ -129,34 +129,11 @@ def make_app(base_config):
 
 @pytest.fixture(autouse=True)
 def _clean_state(request):
-    """Every test starts with empty tables and the real clock."""
+    """Every test starts with empty tables, empty Redis and the real clock."""
     yield
     clock.reset()
-    if "app" not in request.fixturenames:
-        return
-    application = request.getfixturevalue("app")
-    from extensions import db
-    from services.keys import key_cache
-    from services.limits import usage
-    from tests.support import empty_tables
-
-    with application.app_context():
-        empty_tables(db)
-        db.session.commit()
-        usage.flush()  # before the clearing below, or the flusher thread writes it later
-        _clear_redis()
-        key_cache.flush()  # the truncation went behind the ORM's back
-
-
-def _clear_redis() -> None:
-    """The one place Redis is emptied between tests: tenants, keys and users are re-created
-    under the same ids, so their rate windows, usage counters, sign-in failures and queued
-    jobs must not survive them."""
-    from extensions import redis_store
-
-    client = redis_store.client
-    for key in client.scan_iter(match=redis_store.key("*"), count=1000):
-        client.delete(key)
+    if "app" in request.fixturenames:
+        clean_state(request.getfixturevalue("app"))
 
 
 @pytest.fixture
@@ -179,19 +156,10 @@ def _detached(db, obj):
 
 @pytest.fixture
 def create_tenant(app):
-    from extensions import db
-    from services.accounts import tenants
-    from services.core.actors import Actor
-
     counter = iter(range(1, 10_000))
 
     def factory(slug: str | None = None, plan: str = "business", **kwargs):
-        with app.app_context():
-            tenant = tenants.create_tenant(
-                slug or f"tenant-{next(counter)}", plan, Actor.system("tests"), **kwargs
-            )
-            db.session.commit()
-            return _detached(db, tenant)
+        return new_tenant(app, slug or f"tenant-{next(counter)}", plan, **kwargs)
 
     return factory
 
