@@ -8,8 +8,11 @@ import os
 import sys
 import uuid
 from collections.abc import Iterator
+from typing import Literal
 
 import pytest
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
 from flask.testing import FlaskClient
 from sqlalchemy.engine import make_url
 
@@ -30,6 +33,47 @@ def pytest_sessionfinish(session) -> None:
     browser_support = sys.modules.get("tests.browser.browser_support")
     if browser_support is not None:
         browser_support.close_shared_chromium()
+
+
+class _RememberingHasher(PasswordHasher):
+    """Argon2id with the production parameters (services/accounts/passwords.py), remembering
+    its answers: a hash or a check costs a quarter of a second of both cores, and the tests'
+    people share a few passwords. A check of the same password against the same hash always
+    answers the same; a password hashed again gets the hash it got first (a valid hash with
+    its own salt, shared by the users who chose that password)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._hashes: dict[str, str] = {}
+        self._checks: dict[tuple[str, str], bool | BaseException] = {}
+
+    def hash(self, password, *, salt=None) -> str:
+        if salt is not None:
+            return super().hash(password, salt=salt)
+        if password not in self._hashes:
+            self._hashes[password] = super().hash(password)
+        return self._hashes[password]
+
+    def verify(self, hash, password) -> Literal[True]:
+        key = (hash, password)
+        if key not in self._checks:
+            try:
+                self._checks[key] = super().verify(hash, password)
+            except (VerificationError, InvalidHashError) as refused:
+                self._checks[key] = refused
+        answer = self._checks[key]
+        if isinstance(answer, BaseException):
+            raise type(answer)(*answer.args)
+        return answer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remembered_password_hashes() -> Iterator[None]:
+    from services.accounts import passwords
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "_hasher", _RememberingHasher())
+        yield
 
 
 @pytest.fixture(scope="session")
