@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 
 import clock
 from tests.helpers import PASSWORD, auth_headers, sign_in
-from tests.support import clean_state, new_tenant, run_jobs, stored_document
+from tests.support import clean_state, new_tenant, run_jobs, stored_document, without_fsync
 
 RUN_ID = uuid.uuid4().hex[:8]
 pytest_plugins = ["tests.installations"]  # fresh_install
@@ -76,6 +76,24 @@ def _remembered_password_hashes() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _commits_without_fsync() -> Iterator[None]:
+    """SQLite's commits without an fsync of the write-ahead log (synchronous=NORMAL: still
+    atomic and consistent, durable up to a power cut), on every engine of the run, the app's
+    own settings otherwise unchanged. A full sync costs milliseconds per commit, and the tests
+    commit tens of thousands of times. PostgreSQL's test databases are created with
+    synchronous_commit off (`without_fsync`), for the same reason."""
+    from sqlalchemy import Engine, event
+
+    def on_connect(dbapi_connection, _record) -> None:
+        if hasattr(dbapi_connection, "create_function"):  # sqlite3 and pysqlite3
+            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+    event.listen(Engine, "connect", on_connect)
+    yield
+    event.remove(Engine, "connect", on_connect)
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory) -> Iterator[str]:
     base = os.environ.get("DATABASE_URL", "")
@@ -89,6 +107,7 @@ def database_url(tmp_path_factory) -> Iterator[str]:
     admin = url.set(drivername="postgresql", database="postgres").render_as_string(False)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+        without_fsync(conn, name)
     try:
         yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(False)
     finally:

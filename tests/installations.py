@@ -9,6 +9,8 @@ import uuid
 import pytest
 from sqlalchemy.engine import make_url
 
+from tests.support import without_fsync
+
 
 @pytest.fixture
 def fresh_install(make_app, database_url, tmp_path):
@@ -40,6 +42,7 @@ def _create_pg_database(database_url: str, name: str) -> str:
 
     with psycopg.connect(_admin(database_url), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+        without_fsync(conn, name)
     return make_url(database_url).set(database=name).render_as_string(False)
 
 

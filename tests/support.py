@@ -171,6 +171,12 @@ def _build_probe(db) -> _Probe:
     return _Probe(" UNION ALL ".join(checks), tables, sequences, postgresql)
 
 
+def without_fsync(conn, name: str) -> None:
+    """A PostgreSQL test database whose commits do not wait for the WAL to reach the disk
+    (durable up to a crash of the server, which no test survives anyway)."""
+    conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
+
+
 @contextmanager
 def statements(app: Flask) -> Iterator[list[str]]:
     """The SQL statements `app` runs inside the block."""
