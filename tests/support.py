@@ -4,9 +4,11 @@ documents service (as an upload makes it), and the RQ worker run in burst mode."
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-from contextlib import contextmanager
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from flask import Flask
 from rq import SimpleWorker
@@ -18,6 +20,8 @@ from services.core import queue, transaction
 from services.core.actors import Actor
 from services.documents import documents, uploads
 from services.search import fts5_rows
+
+T = TypeVar("T")
 
 
 class InProcessWorker(SimpleWorker, AppWorker):
@@ -70,6 +74,19 @@ def new_tenant(app: Flask, slug: str, plan: str = "business", **kwargs):
         return tenant
 
 
+def index_documents(app: Flask, tenant_id: str, *specs: dict) -> list[str]:
+    """Store documents ({"text", "title", "tags", "meta", "filename"}) and index them (a real
+    RQ worker runs their extraction); their ids."""
+    ids = []
+    for spec in specs:
+        spec = dict(spec)
+        body = spec.pop("text", "").encode()
+        filename = spec.pop("filename", "doc.txt")
+        ids.append(stored_document(app, tenant_id, body, filename, **spec))
+    run_jobs(app)
+    return ids
+
+
 def clean_state(app: Flask) -> None:
     """Empty the tables and Redis after a test (the root conftest's `_clean_state`)."""
     from services.keys import key_cache
@@ -91,6 +108,18 @@ def _clear_redis() -> None:
     keys = list(client.scan_iter(match=redis_store.key("*"), count=1000))
     for start in range(0, len(keys), 1000):  # one round trip per thousand keys
         client.delete(*keys[start : start + 1000])
+
+
+def built_once(app: Flask, build: Callable[[], T]) -> tuple[DatabaseCopy, T]:
+    """For a module-scoped fixture: run `build` on empty tables, keep a copy of the database it
+    leaves (each test that uses it restores it) and what it returned, and empty the tables and
+    Redis again for the test about to start. The caller closes the copy."""
+    try:
+        value = build()
+        copy = DatabaseCopy(app)
+    finally:
+        clean_state(app)
+    return copy, value
 
 
 def empty_tables(db) -> None:
@@ -169,6 +198,30 @@ def _build_probe(db) -> _Probe:
             )
             checks.append(moved.format(listed))
     return _Probe(" UNION ALL ".join(checks), tables, sequences, postgresql)
+
+
+class DatabaseCopy:
+    """A copy of the app's SQLite database in memory, taken and put back with SQLite's backup
+    API (every table, the FTS5 index's own, its counters and the schema): a module's tests
+    start from one state that is expensive to build (an indexed corpus), built once, and each
+    test gets it back as built whatever the test before it changed. Another connection's
+    cached pages and FTS5 structure are read again after a restore, as after any commit."""
+
+    def __init__(self, app: Flask) -> None:
+        with app.app_context():
+            url = db.engine.url
+        assert url.get_backend_name() == "sqlite", url
+        self.path = url.database
+        self.copy = sqlite3.connect(":memory:", check_same_thread=False)
+        with closing(sqlite3.connect(self.path)) as source:
+            source.backup(self.copy)
+
+    def restore(self) -> None:
+        with closing(sqlite3.connect(self.path, timeout=15)) as target:
+            self.copy.backup(target)
+
+    def close(self) -> None:
+        self.copy.close()
 
 
 def without_fsync(conn, name: str) -> None:
