@@ -289,11 +289,15 @@ def _standing_bounds(monkeypatch) -> list[float]:
     return found
 
 
+def _skip_unless_postgres(database_url: str) -> None:
+    if not database_url.startswith("postgres"):
+        pytest.skip("the rank vector is PostgreSQL's (SQLite: test_search_sqlite_bounded.py)")
+
+
 @pytest.fixture
 def rank_vector(database_url) -> None:
     """Skips on SQLite, before a test's corpus is indexed: the rank vector is PostgreSQL's."""
-    if not database_url.startswith("postgres"):
-        pytest.skip("the rank vector is PostgreSQL's (SQLite: test_search_sqlite_bounded.py)")
+    _skip_unless_postgres(database_url)
 
 
 @pytest.mark.parametrize("limit", [3, 7])
