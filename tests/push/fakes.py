@@ -18,6 +18,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from hypercorn.asyncio import serve
 from hypercorn.config import Config
 
+from tests.helpers import POLL
+
 
 @dataclass
 class Received:
@@ -90,7 +92,7 @@ class FakeHttp(_Scripted):
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), RequestHandler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(POLL,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -153,6 +155,9 @@ class FakeApns(_Scripted):
         config.bind = [f"127.0.0.1:{self.port}"]
         config.accesslog = None
         config.errorlog = None
+        # Stopping waits this long for open connections (a client's idle keep-alive one
+        # included) before closing them; hypercorn's default is 3 s.
+        config.graceful_timeout = 0.2
         self.stopping = asyncio.Event()
         self.loop.call_soon(self.ready.set)
         self.loop.run_until_complete(serve(self.app, config, shutdown_trigger=self.stopping.wait))

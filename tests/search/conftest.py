@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import clock
+from tests import support
 from tests.fixture_files import png_bytes, render_gray
-from tests.support import run_jobs, stored_document
 
 
 @pytest.fixture
@@ -20,14 +20,7 @@ def index_documents(app):
     """Store documents ({"text", "title", "tags", "meta", "filename"}) and index them."""
 
     def factory(tenant, *specs: dict) -> list[str]:
-        ids = []
-        for spec in specs:
-            spec = dict(spec)
-            body = spec.pop("text", "").encode()
-            filename = spec.pop("filename", "doc.txt")
-            ids.append(stored_document(app, tenant.id, body, filename, **spec))
-        run_jobs(app)
-        return ids
+        return support.index_documents(app, tenant.id, *specs)
 
     return factory
 

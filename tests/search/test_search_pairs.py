@@ -34,6 +34,12 @@ PHRASES = [
 
 
 @pytest.fixture
+def rank_vector(database_url) -> None:
+    """Skips on SQLite, before the corpus is indexed: the pairs index is PostgreSQL's."""
+    _skip_unless_postgres(database_url)
+
+
+@pytest.fixture
 def pair_corpus(index_of_one_age, tenant):
     """Documents holding `alpha beta` adjacent (in the title, early or late in the lead),
     apart, reversed, around a stop word, as three words, hyphenated, across fields; and
@@ -56,9 +62,8 @@ def pair_corpus(index_of_one_age, tenant):
 
 @pytest.mark.parametrize("limit", [2, 5])
 def test_phrases_found_through_their_pairs_walk_like_the_exact_path(
-    app, database_url, pair_corpus, find, monkeypatch, limit
+    app, rank_vector, pair_corpus, find, monkeypatch, limit
 ):
-    _skip_unless_postgres(database_url)
     with app.app_context():
         postgres.forget_path()
         assert postgres._by_pairs(query_syntax.parse('"alpha beta" or omega'))
@@ -82,12 +87,11 @@ def test_phrases_found_through_their_pairs_walk_like_the_exact_path(
 
 
 def test_the_lead_of_a_phrase_query_reads_the_pairs_index(
-    app, database_url, tenant, pair_corpus, find
+    app, rank_vector, tenant, pair_corpus, find
 ):
     """The lead's statement looks the phrase up by its pairs, through migration 0028's index
     (the code's expression is the migration's: else PostgreSQL would compute the pairs of
     every document), and the first hit is the document with the phrase in its title."""
-    _skip_unless_postgres(database_url)
     with app.app_context():
         db.session.execute(text("SET LOCAL enable_seqscan = off"))
         expression = postgres.pairs_expression("document_texts.rank_vector")
@@ -120,13 +124,12 @@ def _plan_nodes(node: dict):
 
 
 def test_a_parallel_plan_does_not_scan_for_the_phrase_when_its_pairs_are_looked_up(
-    app, database_url, tenant, pair_corpus
+    app, rank_vector, tenant, pair_corpus
 ):
     """A parallel plan evaluates its InitPlans up front: both branches of postgres_pairs'
     CASE, where a serial plan computes only the one taken. The lookup without pairs (every
     lead holding the phrase's words) is gated on the pairs' absence, so for a phrase with
     pairs it is never executed."""
-    _skip_unless_postgres(database_url)
     query = query_syntax.parse('"alpha beta" or omega')
     with app.app_context():
         for name, value in _PARALLEL.items():

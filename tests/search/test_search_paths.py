@@ -257,14 +257,12 @@ def test_exact_path_without_rum_finds_the_same(app, database_url, corpus, find):
 
 @pytest.mark.parametrize("limit", [3, 7])
 def test_the_default_gin_path_ranks_the_lead_matches_and_walks_like_the_exact_path(
-    app, database_url, corpus, find, monkeypatch, limit
+    app, rank_vector, corpus, find, monkeypatch, limit
 ):
     """What the migrations leave on PostgreSQL (GIN on the rank vector, no RUM): every query
     ranks the documents whose lead matches, and a page stands only when it is provably the
     exact page; the walks equal the exact walks (no rank-vector index), and some pages came
     from the lead matches."""
-    if not database_url.startswith("postgres"):
-        pytest.skip("the rank vector is PostgreSQL's (SQLite: test_search_sqlite_bounded.py)")
     with app.app_context():
         search.forget_path()
         assert search.path() == "gin"
@@ -296,16 +294,21 @@ def _skip_unless_postgres(database_url: str) -> None:
         pytest.skip("the rank vector is PostgreSQL's (SQLite: test_search_sqlite_bounded.py)")
 
 
+@pytest.fixture
+def rank_vector(database_url) -> None:
+    """Skips on SQLite, before a test's corpus is indexed: the rank vector is PostgreSQL's."""
+    _skip_unless_postgres(database_url)
+
+
 @pytest.mark.parametrize("limit", [3, 7])
 def test_a_one_word_query_ranks_its_tiers_first_and_walks_like_the_exact_path(
-    app, database_url, corpus, find, monkeypatch, limit
+    app, rank_vector, corpus, find, monkeypatch, limit
 ):
     """Document i mentions `alpha` i times (0.1 each, as float4: thirty add up to a hair over
     3.0): the tiers above 3.0, 1.0 and 0.3 hold documents 30-40, 10-40 and 3-40. A page stands
     from a tier while its last row scores above the tier's bound, then the walk goes on from
     the next tier, the lead, or the exact path; the walks equal the exact walks (no
     rank-vector index), and some pages came from a tier."""
-    _skip_unless_postgres(database_url)
     bounds = _standing_bounds(monkeypatch)
     queries = ["alpha", "alpha -delta", "alpha -beta", "gamma", "rareword"]
     walks, _ = _walks_equal_the_exact_walks(
@@ -316,11 +319,10 @@ def test_a_one_word_query_ranks_its_tiers_first_and_walks_like_the_exact_path(
 
 
 def test_a_tier_walk_with_filters_equals_the_exact_walk(
-    app, database_url, corpus, find, monkeypatch
+    app, rank_vector, corpus, find, monkeypatch
 ):
     """With a filter beyond status the statement is built per search, tenant and values
     inlined: the tiers still answer some pages, and the walk is the exact walk."""
-    _skip_unless_postgres(database_url)
     bounds = _standing_bounds(monkeypatch)
     filters = {"contentType": "text/plain", "createdBefore": "2999-01-01T00:00:00Z"}
     tiered = [ident for ident, _ in _walk(find, "alpha", 7, **filters)]
@@ -334,13 +336,12 @@ def test_a_tier_walk_with_filters_equals_the_exact_walk(
 
 
 def test_a_tier_page_stands_only_above_what_a_newer_match_outside_it_could_score(
-    app, database_url, tenant, index_documents, find, monkeypatch
+    app, rank_vector, tenant, index_documents, find, monkeypatch
 ):
     """A document changed just now that mentions `omega` ten times (1.0: outside the tier above
     1.0) outranks thirty year-old ones that mention it eleven times (1.1, but recency 0.08):
     the tier's bound counts the recency of the tenant's newest document, so the page from the
     tier above 1.0 does not stand, and the one from the tier above 0.3 does, new one first."""
-    _skip_unless_postgres(database_url)
     now = clock.now().replace(microsecond=0)
     try:
         clock.freeze(now - timedelta(days=365))
@@ -358,11 +359,10 @@ def test_a_tier_page_stands_only_above_what_a_newer_match_outside_it_could_score
     assert len(walks["omega"]) == 31
 
 
-def test_a_tier_is_tried_only_where_it_holds_a_page(app, database_url, tenant, corpus):
+def test_a_tier_is_tried_only_where_it_holds_a_page(app, rank_vector, tenant, corpus):
     """prepare() sets the planner settings and counts how many documents each tier holds (up
     to the rows a page needs): a tier that cannot fill the page is not tried, so a rare word
     goes to the lead's matches at once."""
-    _skip_unless_postgres(database_url)
     every = ("tier:3.0", "tier:1.0", "tier:0.3", "lead")
     with app.app_context():
         assert postgres.prepare(tenant.id, query_syntax.parse("alpha"), 5) == every
@@ -374,13 +374,12 @@ def test_a_tier_is_tried_only_where_it_holds_a_page(app, database_url, tenant, c
         db.session.rollback()
 
 
-def test_the_tiers_are_counted_with_the_search_settings_in_force(app, database_url, tenant, corpus):
+def test_the_tiers_are_counted_with_the_search_settings_in_force(app, rank_vector, tenant, corpus):
     """A statement is planned before it runs, so settings it sets apply only to the next one:
     the tiers' counts were sent with the settings and planned without them, and PostgreSQL
     scanned the table for a common word's tier above 0.3, computing dms_rank_tier on every
     row it read (60-100 ms at 100,000 documents). When the counts are sent, the settings are
     already in force."""
-    _skip_unless_postgres(database_url)
     seen: list[str] = []
 
     def before(_conn, cursor, statement, *_args):
@@ -399,12 +398,11 @@ def test_the_tiers_are_counted_with_the_search_settings_in_force(app, database_u
 
 
 def test_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
-    app, database_url, tenant, index_documents, find
+    app, rank_vector, tenant, index_documents, find
 ):
     """`gamma²delta` is one word to our parser, but `'gamma' <-> 'delta'` to PostgreSQL's, for
     which one word's bound does not hold: no tier holds it (a tier's vector keeps no positions,
     and a phrase never matches one without them), so the lead answers."""
-    _skip_unless_postgres(database_url)
     ids = index_documents(tenant, *[{"title": "gamma delta", "text": FILLER}] * 3)
     with app.app_context():
         assert postgres.prepare(tenant.id, query_syntax.parse("gamma²delta"), 2) == ("lead",)
@@ -426,14 +424,13 @@ def group_corpus(index_of_one_age, tenant):
 
 @pytest.mark.parametrize("limit", [3, 5])
 def test_a_group_of_alternatives_ranks_its_tiers_first_and_walks_like_the_exact_path(
-    app, database_url, tenant, group_corpus, find, monkeypatch, limit
+    app, rank_vector, tenant, group_corpus, find, monkeypatch, limit
 ):
     """`"alpha beta" or gamma` and `gamma or omega`: a tier's candidates are the documents with
     one of the group's words in the tier and those whose lead holds one of its phrases, and
     a match outside scores at most n·X / (n·X + 1) for n words (postgres_tiers). The phrase's
     document comes first (without the phrase's candidates the tier's page of gamma documents
     would stand without it), pages stood from a tier, and the walks are the exact walks."""
-    _skip_unless_postgres(database_url)
     phrase_doc = group_corpus[12 + 3]
     with app.app_context():
         attempts = postgres.prepare(tenant.id, query_syntax.parse('"alpha beta" or gamma'), 4)
@@ -452,12 +449,11 @@ def test_a_group_of_alternatives_ranks_its_tiers_first_and_walks_like_the_exact_
 
 
 def test_a_group_with_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
-    app, database_url, tenant, group_corpus, index_documents, find
+    app, rank_vector, tenant, group_corpus, index_documents, find
 ):
     """`gamma²delta or gamma`: PostgreSQL reads the first word as a phrase, which no tier holds
     and whose covers the bound does not count, so the lead answers: the document with
     `gamma delta` in its title comes first."""
-    _skip_unless_postgres(database_url)
     [title] = index_documents(tenant, {"title": "gamma delta gamma delta", "text": FILLER})
     with app.app_context():
         query = query_syntax.parse("gamma²delta or gamma")
@@ -466,10 +462,9 @@ def test_a_group_with_a_word_postgresql_reads_as_a_phrase_takes_no_tier(
     assert ids_of(find("gamma²delta or gamma", limit=4))[0] == title
 
 
-def test_each_tier_is_read_through_its_index(app, database_url, corpus):
+def test_each_tier_is_read_through_its_index(app, rank_vector, corpus):
     """The tier expression the ranking uses is the one migration 0027 indexed (else PostgreSQL
     would compute it for every document of the table)."""
-    _skip_unless_postgres(database_url)
     with app.app_context():
         db.session.execute(text("SET LOCAL enable_seqscan = off"))
         for above in postgres.TIERS:

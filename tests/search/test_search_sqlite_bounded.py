@@ -19,6 +19,7 @@ from services.documents.filters import DocumentFilters
 from services.search import query_syntax, search
 from services.search.engines import sqlite
 from tests.search import walks
+from tests.support import built_once, index_documents, new_tenant
 
 FILLER = "report quarterly numbers meeting "
 QUERIES = ["alpha", "alpha beta", '"alpha beta"', "alpha -delta", "beta or gamma"]
@@ -29,8 +30,8 @@ FILTERS = {
 }
 
 
-@pytest.fixture
-def corpus(app, database_url, index_documents, tenant, other_tenant):
+@pytest.fixture(scope="module")
+def indexed(app, database_url):
     """acme: 40 documents, `alpha` i % 7 + 1 times in every third (then `beta` in the even
     ones: the phrase "alpha beta"), `alpha` in the title of every ninth, `gamma` in every
     fourth, `delta` in every fifth, tag `red` on the even ones; every fourth archived, one
@@ -40,6 +41,13 @@ def corpus(app, database_url, index_documents, tenant, other_tenant):
     half the table and bm25 keeps its spread)."""
     if not database_url.startswith("sqlite"):
         pytest.skip("the bounded FTS5 path is SQLite's (PostgreSQL: test_search_paths.py)")
+    copy, corpus = built_once(app, lambda: _build(app))
+    yield copy, corpus
+    copy.close()
+
+
+def _build(app) -> dict:
+    tenant, other_tenant = new_tenant(app, "acme"), new_tenant(app, "globex")
     specs = []
     for i in range(1, 41):
         words = (["alpha"] * (i % 7 + 1) + (["beta"] if i % 2 == 0 else [])) if i % 3 == 0 else []
@@ -52,10 +60,10 @@ def corpus(app, database_url, index_documents, tenant, other_tenant):
                 "tags": ["red"] if i % 2 == 0 else [],
             }
         )
-    ids = index_documents(tenant, *specs)
+    ids = index_documents(app, tenant.id, *specs)
     strong = " ".join(["alpha beta gamma"] * 8)
     others = [{"text": strong, "title": "Alpha beta gamma"}] * 6 + [{"text": FILLER}] * 6
-    other_ids = index_documents(other_tenant, *others)
+    other_ids = index_documents(app, other_tenant.id, *others)
     as_of = clock.now()
     with app.app_context():
         for i, ident in enumerate(ids, start=1):
@@ -70,6 +78,14 @@ def corpus(app, database_url, index_documents, tenant, other_tenant):
             )
         db.session.commit()
     return {"ids": ids, "others": set(other_ids), "as_of": as_of}
+
+
+@pytest.fixture
+def corpus(indexed, tenant, other_tenant) -> dict:
+    """The database as `indexed` left it (this test's acme and globex replaced by its own)."""
+    copy, corpus = indexed
+    copy.restore()
+    return corpus
 
 
 def _walk(app, tenant_id, q, filters, limit, recency, as_of) -> list[tuple[str, float, float]]:

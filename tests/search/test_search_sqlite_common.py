@@ -17,6 +17,7 @@ from services.documents.filters import DocumentFilters
 from services.search import common_words, fts5_rows, index_merge, indexing, query_syntax
 from services.search.engines import sqlite
 from tests.search import walks
+from tests.support import built_once, index_documents, new_tenant
 
 FILLER = "report quarterly numbers meeting"
 
@@ -24,27 +25,50 @@ FILLER = "report quarterly numbers meeting"
 @pytest.fixture
 def small_lists(monkeypatch):
     """Lists of 8 rows, for terms matched by 4 rows or more."""
-    monkeypatch.setattr(common_words, "LIST_SIZE", 8)
-    monkeypatch.setattr(common_words, "MIN_MATCHES", 4)
+    _small_lists(monkeypatch)
 
 
-@pytest.fixture
-def corpus(app, sqlite_only, small_lists, index_documents, tenant, other_tenant):
+def _small_lists(patch) -> None:
+    patch.setattr(common_words, "LIST_SIZE", 8)
+    patch.setattr(common_words, "MIN_MATCHES", 4)
+
+
+@pytest.fixture(scope="module")
+def indexed(app, database_url):
     """acme: 14 documents with `alpha` (i % 5 + 1 times, `delta` in every third; every fourth
     a long text, with three times as many), 30 without; globex: 3 documents with `alpha` in
     the title (the best bm25 of all: they are listed too) and 3 without. The clock stands
     still from then on."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the FTS5 index is SQLite's")
+    with pytest.MonkeyPatch.context() as patch:
+        _small_lists(patch)
+        copy, corpus = built_once(app, lambda: _build(app))
+    yield copy, corpus
+    copy.close()
+
+
+def _build(app) -> dict:
+    tenant, other_tenant = new_tenant(app, "acme"), new_tenant(app, "globex")
     specs = []
     for i in range(14):
         length = 60 if i % 4 == 0 else 4
         words = ["alpha"] * (i % 5 + 1) * (3 if length == 60 else 1) + ["delta"] * (i % 3 == 0)
         specs.append({"title": f"File {i}", "text": " ".join(words) + f" {FILLER}" * length})
     specs += [{"title": "Other", "text": FILLER}] * 30  # `alpha` in under half the rows
-    ids = index_documents(tenant, *specs)
+    ids = index_documents(app, tenant.id, *specs)
     others = [{"title": "Alpha alpha", "text": "alpha " + FILLER}] * 3 + [{"text": FILLER}] * 3
-    other_ids = index_documents(other_tenant, *others)
-    clock.freeze(clock.now())  # every walk ranks at one instant: the same recency in each
-    yield {"ids": ids, "others": set(other_ids)}
+    other_ids = index_documents(app, other_tenant.id, *others)
+    return {"ids": ids, "others": set(other_ids), "built_at": clock.now()}
+
+
+@pytest.fixture
+def corpus(app, indexed, sqlite_only, small_lists, tenant, other_tenant):
+    """The database as `indexed` left it (this test's acme and globex replaced by its own)."""
+    copy, corpus = indexed
+    copy.restore()
+    clock.freeze(corpus["built_at"])  # every walk ranks at one instant: the same recency in each
+    yield corpus
     clock.reset()
     with app.app_context():  # one segment again, for the tests after these in this worker
         index_merge.merge()

@@ -20,6 +20,7 @@ from services.documents.filters import DocumentFilters
 from services.search import common_words, index_merge, search
 from services.search.engines import sqlite
 from tests.search import walks
+from tests.support import built_once, index_documents, new_tenant
 
 FILLER = "report quarterly numbers meeting "
 QUERIES = ["omega", "omega -delta", "omega or gamma"]
@@ -30,16 +31,30 @@ FILTERS = {
 }
 
 
-@pytest.fixture
-def corpus(app, sqlite_only, index_documents, tenant, other_tenant, monkeypatch):
+@pytest.fixture(scope="module")
+def indexed(app, database_url):
     """acme: 36 documents, `omega` in 30 (1-4 times, in the title of every fifth, a long
     text in every fourth; `delta` in every third, `gamma` in every seventh), tag `red` on
     the even ones, every sixth archived; ages spread over 400 days, document 9 changed just
     now. globex: 2 documents with `omega` in the title and text (the best bm25: they lead the
     list and the candidates), 8 without. `omega` is in 32 of 46 rows, more than half: FTS5
     clamps its idf to almost 0 and its scores tie."""
-    monkeypatch.setattr(common_words, "LIST_SIZE", 8)
-    monkeypatch.setattr(common_words, "MIN_MATCHES", 4)
+    if not database_url.startswith("sqlite"):
+        pytest.skip("the FTS5 index is SQLite's")
+    with pytest.MonkeyPatch.context() as patch:
+        _small_lists(patch)
+        copy, corpus = built_once(app, lambda: _build(app))
+    yield copy, corpus
+    copy.close()
+
+
+def _small_lists(patch) -> None:
+    patch.setattr(common_words, "LIST_SIZE", 8)
+    patch.setattr(common_words, "MIN_MATCHES", 4)
+
+
+def _build(app) -> dict:
+    tenant, other_tenant = new_tenant(app, "acme"), new_tenant(app, "globex")
     specs = []
     for i in range(1, 37):
         words = ["omega"] * (i % 4 + 1) if i % 6 else []
@@ -51,9 +66,9 @@ def corpus(app, sqlite_only, index_documents, tenant, other_tenant, monkeypatch)
                 "tags": ["red"] if i % 2 == 0 else [],
             }
         )
-    ids = index_documents(tenant, *specs)
+    ids = index_documents(app, tenant.id, *specs)
     others = [{"title": "Omega omega", "text": "omega omega " + FILLER}] * 2
-    other_ids = index_documents(other_tenant, *others, *[{"text": FILLER}] * 8)
+    other_ids = index_documents(app, other_tenant.id, *others, *[{"text": FILLER}] * 8)
     as_of = clock.now()
     with app.app_context():
         for i, ident in enumerate(ids, start=1):
@@ -66,7 +81,17 @@ def corpus(app, sqlite_only, index_documents, tenant, other_tenant, monkeypatch)
             )
         db.session.commit()
         common_words.refresh()  # `omega` is listed: its pages try the list first
-    yield {"as_of": as_of, "others": set(other_ids)}
+    return {"as_of": as_of, "others": set(other_ids)}
+
+
+@pytest.fixture
+def corpus(app, indexed, sqlite_only, tenant, other_tenant, monkeypatch):
+    """The database as `indexed` left it (this test's acme and globex replaced by its own),
+    with the lists it was built with."""
+    _small_lists(monkeypatch)
+    copy, corpus = indexed
+    copy.restore()
+    yield corpus
     with app.app_context():  # one segment again, for the tests after these in this worker
         index_merge.merge()
 

@@ -10,6 +10,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.helpers import POLL
+
 
 @dataclass
 class Received:
@@ -69,7 +71,7 @@ class Receiver:
                 pass
 
         self.server = _Server(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, args=(POLL,), daemon=True)
 
     @property
     def port(self) -> int:
