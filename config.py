@@ -219,7 +219,7 @@ def engine_options(url: str, embeddings: str = "none") -> dict[str, object]:
             options["module"] = driver
         return options
     # No server-side prepared statements in this engine's transactions: psycopg's automatic
-    # ones broke ("prepared statement does not exist") after failed transactions under load.
+    # ones break ("prepared statement does not exist") after failed transactions under load.
     # The one-statement reads have an autocommit engine of their own that prepares
     # (services/core/read_engine.py, DMS_DB_PREPARED_READS).
     # No pool_pre_ping: services/core/db_ping.py pings only connections that sat idle.

@@ -1,5 +1,5 @@
 """API lifecycle on the wire: deprecation headers and 410 for sunset items (from the
-registry in services/deprecations.py), the retired /api/v1/entities routes, and the beta
+registry in services/lifecycle/deprecations.py), the retired /api/v1/entities routes, and the beta
 tier's header. /internal/* is closed to customer credentials by api/operations.py."""
 
 from __future__ import annotations

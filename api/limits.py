@@ -44,7 +44,7 @@ class _Limiter(Limiter):
 
     def _check_request_limit(self, callable_name=None, in_middleware=True) -> None:
         """Count the request in each of its windows (request_windows()), in order, and refuse
-        it at the first full one: what Flask-Limiter's own check did with the windows as one
+        it at the first full one: what Flask-Limiter's own check does with the windows as one
         dynamic default limit, without resolving defaults, decorators, exemptions and meta
         limits on every request (none is used here): 9 % of a list request's CPU."""
         if tenancy.path_class().limits is None:

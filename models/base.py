@@ -73,8 +73,8 @@ def id_list(name: str, dialect: str) -> BindParameter:
     statement's text and its number of parameters stay the same whatever the list: an
     expanding IN is written out again on every run, and psycopg converts a statement of
     more than 50 parameters (or 4 kB) again each time, where it keeps the conversion of any
-    other (a page of 50 documents' JSON: 2.2 → 1.0-1.4 ms of CPU; bench/RESULTS.md, issue
-    16). Elsewhere an expanding IN (SQLite has no arrays)."""
+    other (a page of 50 documents' JSON: 1.0-1.4 ms of CPU, 2.2 with an IN of 50;
+    bench/RESULTS.md, "Search"). Elsewhere an expanding IN (SQLite has no arrays)."""
     if dialect == "postgresql":
         return bindparam(name, type_=ARRAY(String))
     return bindparam(name, type_=String, expanding=True)
@@ -95,7 +95,7 @@ def in_tenant(model, tenant_id, dialect: str | None = None) -> ColumnElement[boo
     """`model.tenant_id = tenant_id`, checked on each row another condition finds (its id, a
     list of ids, its parent's id). On SQLite it is written `+tenant_id`, which the planner
     does not use to find rows: without statistics SQLite guesses ten rows per tenant and, for
-    a page of ids, walked the tenant's index (all of its rows: 48 ms at 100,000)."""
+    a page of ids, walks the tenant's index (all of its rows: 48 ms at 100,000)."""
     dialect = dialect or db.session.get_bind().dialect.name
     column = model.tenant_id
     if dialect == "sqlite":

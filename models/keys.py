@@ -77,7 +77,7 @@ class ApiKey(TenantScoped, db.Model):
         remote_side="ApiKey.id", foreign_keys=[predecessor_id], back_populates="successors"
     )
     successors: Mapped[list[ApiKey]] = relationship(back_populates="predecessor")
-    # Loaded with the key when authenticating (services.api_keys.find_by_digest).
+    # Loaded with the key when authenticating (services.keys.api_keys.find_by_digest).
     tenant: Mapped[Tenant] = relationship(viewonly=True)
 
     @property

@@ -17,7 +17,7 @@ class DeprecationUsage(TenantScoped, db.Model):
     __table_args__ = (UniqueConstraint("tenant_id", "item", "credential_id"),)
 
     id: Mapped[str] = id_column("dpu")
-    # The registry id of the deprecated item (services/deprecations.py).
+    # The registry id of the deprecated item (services/lifecycle/deprecations.py).
     item: Mapped[str] = mapped_column(String(60), nullable=False)
     credential_id: Mapped[str] = mapped_column(String(40), nullable=False)
     credential_kind: Mapped[str] = mapped_column(String(10), nullable=False)

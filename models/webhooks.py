@@ -44,7 +44,7 @@ class WebhookEndpoint(TenantScoped, db.Model):
     event_types: Mapped[list[str]] = mapped_column(JSON, nullable=False, default=list)
     enabled: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
     disabled_reason: Mapped[str | None] = mapped_column(String(300))
-    # The signing secrets, encrypted (services/webhooks/secrets.py; docs/webhooks.md says why
+    # The signing secrets, encrypted (services/webhooks/signing.py; docs/webhooks.md says why
     # they cannot be hashed). The previous one signs too until it expires (rotation).
     secret_encrypted: Mapped[str] = mapped_column(Text, nullable=False)
     previous_secret_encrypted: Mapped[str | None] = mapped_column(Text)

@@ -1,4 +1,4 @@
-"""Webhooks pages (issue 12): endpoints with their health, create (the secret shown once),
+"""Webhooks pages: endpoints with their health, create (the secret shown once),
 enable/disable, delete, rotate the secret, a test event, the event catalogue, and the
 delivery log with every attempt on a timeline and a retry button. Every form works as a plain
 POST; htmx sends the test event, retries a delivery and removes a deleted row in place."""

@@ -47,7 +47,7 @@ def upgrade():
         op.add_column('document_texts', sa.Column('rank_vector', postgresql.TSVECTOR(), nullable=True))
         op.execute("ALTER TABLE document_texts ALTER COLUMN rank_vector SET STORAGE MAIN")
     else:
-        # rowid is derived from the document id (services/text_index.fts_rowid).
+        # rowid is derived from the document id (services/search/fts5_rows.rowid).
         op.execute(
             "CREATE VIRTUAL TABLE document_search USING fts5("
             "title, keywords, body, document_id UNINDEXED, tenant_id UNINDEXED, "

@@ -1,4 +1,4 @@
-"""Webhook endpoints, deliveries and attempts (issue 12); the events table is the outbox
+"""Webhook endpoints, deliveries and attempts; the events table is the outbox
 
 Revision ID: 0010
 Revises: 0009

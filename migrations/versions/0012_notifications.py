@@ -1,4 +1,4 @@
-"""Notifications per person (issue 12)
+"""Notifications per person
 
 Revision ID: 0012
 Revises: 0011

@@ -1,4 +1,4 @@
-"""Push subscriptions per person and the delivery of notifications to them (issue 12)
+"""Push subscriptions per person and the delivery of notifications to them
 
 Revision ID: 0013
 Revises: 0012

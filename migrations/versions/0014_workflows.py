@@ -1,4 +1,4 @@
-"""Approval workflows: definitions, instances, their history and current approvers (issue 13)
+"""Approval workflows: definitions, instances, their history and current approvers
 
 Revision ID: 0014
 Revises: 0013

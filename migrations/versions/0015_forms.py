@@ -1,4 +1,4 @@
-"""eForms: forms, their live versions' schemas and submissions (issue 13)
+"""eForms: forms, their live versions' schemas and submissions
 
 Revision ID: 0015
 Revises: 0014

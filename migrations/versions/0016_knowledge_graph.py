@@ -1,4 +1,4 @@
-"""Knowledge graph: entities, their casefolded names, relationships and mentions (issue 14)
+"""Knowledge graph: entities, their casefolded names, relationships and mentions
 
 Revision ID: 0016
 Revises: 0015

@@ -1,5 +1,5 @@
 """Passages: each document's extracted text cut into 200-400 word pieces with their
-character offsets (issue 15)
+character offsets
 
 Revision ID: 0017
 Revises: 0016

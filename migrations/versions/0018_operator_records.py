@@ -1,4 +1,4 @@
-"""Operator records: the operator's own log of what was done to whole tenants (issue 17)
+"""Operator records: the operator's own log of what was done to whole tenants
 
 Revision ID: 0018
 Revises: 0017

@@ -1,5 +1,5 @@
 """The copilot: conversations, their messages with citations, questions counted per tenant
-and month, and an Enterprise tenant's own monthly number (issue 15)
+and month, and an Enterprise tenant's own monthly number
 
 Revision ID: 0019
 Revises: 0018

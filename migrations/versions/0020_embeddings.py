@@ -1,4 +1,4 @@
-"""Semantic search (issue 15): each document's embedding status, and on PostgreSQL with the
+"""Semantic search: each document's embedding status, and on PostgreSQL with the
 pgvector extension available, the `passage_vectors` table (one vector per passage).
 
 The HNSW index (cosine distance) is created per vector length by the app when vectors of that

@@ -1,4 +1,4 @@
-"""Analytics aggregates: counters per hour and day, running totals (issue 14)
+"""Analytics aggregates: counters per hour and day, running totals
 
 Revision ID: 0021
 Revises: 0020

@@ -1,4 +1,4 @@
-"""Imported audit entries: a tenant's chain as sealed by the installation it came from (issue 17)
+"""Imported audit entries: a tenant's chain as sealed by the installation it came from
 
 Revision ID: 0022
 Revises: 0021

@@ -1,5 +1,5 @@
 """PostgreSQL with the RUM extension: a RUM index on document_texts.rank_vector, so common
-words rank a bounded set of candidates (issue 16; docs/search.md, "Common words")
+words rank a bounded set of candidates (docs/search.md, "Common words")
 
 Revision ID: 0023
 Revises: 0022

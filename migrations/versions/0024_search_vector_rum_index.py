@@ -1,5 +1,5 @@
 """PostgreSQL with the RUM extension: the full search vector's index becomes a RUM index, so
-phrase queries are answered inside the index (issue 16; docs/search.md, "Indexes")
+phrase queries are answered inside the index (docs/search.md, "Indexes")
 
 Revision ID: 0024
 Revises: 0023
@@ -7,9 +7,9 @@ Create Date: 2026-11-23 17:15:00
 
 GIN keeps no word positions: for `"a b"` it returns every document holding both words and
 PostgreSQL re-reads (and decompresses) each one's whole vector to check the phrase; RUM keeps
-the positions and checks the phrase itself. Measured on 100,000 generated documents: a
-phrase-with-exclusion query matched in 18 ms instead of 31, the index is 142 MB instead of
-74 MB (bench/RESULTS.md, issue 16). Where RUM is not installed (migration 0023 created the
+the positions and checks the phrase itself. On 100,000 generated documents a
+phrase-with-exclusion query matches in 18 ms instead of 31, and the index takes 142 MB instead
+of 74 MB. Where RUM is not installed (migration 0023 created the
 extension where it could) the GIN index stays.
 
 """

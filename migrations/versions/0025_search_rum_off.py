@@ -1,7 +1,6 @@
 """PostgreSQL: the RUM indexes of migrations 0023 and 0024 give way to GIN on the full search
 vector, because RUM crashes the server on a word whose every entry was deleted and vacuumed
-(postgrespro/rum#183, open; bench/RESULTS.md, issue 16, third session; docs/search.md,
-"Indexes")
+(postgrespro/rum#183, open; docs/search.md, "Indexes")
 
 Revision ID: 0025
 Revises: 0024

@@ -7,7 +7,7 @@ Create Date: 2026-11-25 22:05:00
 
 Without an index on the rank vector, finding the documents whose lead matches would read every
 document's rank vector; with it, a common word or a phrase ranks the lead's matches rather
-than every match of the full text (bench/RESULTS.md, issue 16, third session).
+than every match of the full text (bench/RESULTS.md, "Search").
 
 """
 

@@ -6,13 +6,13 @@ Revises: 0026
 Create Date: 2026-11-26 01:30:00
 
 A common word's lead matches tens of thousands of documents at 100,000, and ranking them all
-was most of its search (bench/RESULTS.md, issue 16). The few hundred where the word weighs most
+would be most of its search. The few hundred where the word weighs most
 (in titles, tags, or many times in the text) are ranked first; every other match scores at most
 the tier's bound, so a full page above it is the exact page (services/search/engines/postgres.py).
 
 dms_rank_tier(rank_vector, weights, X) is the rank vector's words whose occurrences weigh more
 than X in all, with the weights ts_rank_cd ranks by (D, C, B, A). Expression indexes: no column
-to keep in step, and no table rewrite; building them at 100,000 documents took 12-20 s each.
+to keep in step, and no table rewrite; building them at 100,000 documents takes 12-20 s each.
 
 """
 

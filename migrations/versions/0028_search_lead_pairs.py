@@ -7,8 +7,8 @@ Create Date: 2026-11-26 11:10:00
 
 The rank vector's GIN index finds the documents holding both words of a phrase anywhere in
 their lead; PostgreSQL then reads each one's vector to check that they are adjacent. For a
-phrase of two common words at 100,000 documents that read 7,449 vectors to keep 217 (27 ms
-of a 39 ms statement; bench/RESULTS.md, issue 16, seventh session). dms_lead_pairs(vector) is
+phrase of two common words at 100,000 documents that reads 7,449 vectors to keep 217 (27 ms
+of a 39 ms statement). dms_lead_pairs(vector) is
 the vector's pairs of words at adjacent positions, each one lexeme `first second`: a document
 whose lead holds a phrase holds each of the phrase's pairs, so the pairs' index narrows the
 phrase's check to the documents that hold them (217 read, 1.2 ms).

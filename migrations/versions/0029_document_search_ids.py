@@ -9,8 +9,8 @@ Create Date: 2026-11-26 14:05:00
 Ranking a match needs its document id, an UNINDEXED column of `document_search`: FTS5 reads
 the whole stored row for it, text included, about 4 µs a row; this table's row by rowid, 1.4
 µs. The bounded path reads 1,000 candidates (3 ms saved), the exact path every match (a
-common word's page at 100,000 documents: 281 → 159 ms; bench/RESULTS.md, issue 16, eighth
-session). A row's document and tenant never change (the rowid is a hash of the document id),
+common word's page at 100,000 documents: 159 ms instead of 281; bench/RESULTS.md,
+"Search"). A row's document and tenant never change (the rowid is a hash of the document id),
 so the table is only written where FTS5 rows are (services/search/indexing.py).
 
 PostgreSQL: nothing (its rank vector sits in the row of document_texts it ranks).

@@ -1,4 +1,4 @@
-"""Documents page (issue 13): browse the tenant's documents with the API's list filters and
+"""Documents page: browse the tenant's documents with the API's list filters and
 keyset pages, search them with highlights (htmx as you type, a plain GET form without
 JavaScript), a document's detail with its versions, text status and preview, and trash and
 restore. The same services as the API: services/documents and services/search."""

@@ -3,7 +3,7 @@ with delays that grow with the failures, and per client address under a ceiling 
 one office's normal use.
 
 Counting per pair means an attacker guessing an admin's password slows down only their own
-attempts: the admin signs in from their own address at once (the old per-account lock let
+attempts: the admin signs in from their own address at once (a per-account lock would let
 anyone lock any admin out), and one office behind NAT is not locked by a colleague's typos.
 The counting is the `limits` library's moving window (an exact sliding log) on our Redis;
 this module decides what is counted and how the refusal is worded. Only failures count.

@@ -26,8 +26,8 @@ question is kept even when it matches no stem, and each passage's score becomes
                                                         best score above, 1 when none matched)
 
 Multiplying keeps the keyword scale and its ratios, so passages that only share the question's
-common words stay under the extractive generator's relative cut-off (an additive bonus lifted
-them over it and halved citation precision in bench/semantic_eval.py); `similarity` on each
+common words stay under the extractive generator's relative cut-off (an additive bonus lifts
+them over it and halves citation precision in bench/semantic_eval.py); `similarity` on each
 passage says what it added."""
 
 from __future__ import annotations

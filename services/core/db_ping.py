@@ -1,7 +1,7 @@
 """Pessimistic disconnect handling that costs a round trip only when it can matter.
 
-SQLAlchemy's `pool_pre_ping` pings on every checkout: one extra round trip per request
-(profiled: as long as the documents list's own query, bench/RESULTS.md, issue 16). A
+SQLAlchemy's `pool_pre_ping` pings on every checkout: one extra round trip per request, as
+long as the documents list's own query (bench/RESULTS.md, "Documents list"). A
 connection that went back to the pool a moment ago is alive with near certainty; one that
 sat idle may have been closed by a server restart, a firewall or an idle timeout. So this
 pings on checkout only when the connection has been idle for `idle_seconds` or more, and

@@ -2,14 +2,14 @@
 transaction (autocommit), with psycopg's prepared statements (docs/operations.md, "Database
 connections").
 
-The documents list is one SELECT. On the app's engine it paid, per request, the switch of a
-pooled connection to autocommit and back (its connections are transactional), and the
+The documents list is one SELECT. On the app's engine it would pay, per request, the switch
+of a pooled connection to autocommit and back (its connections are transactional), and the
 parsing and planning of a long statement, as that engine prepares nothing (config.py,
-`engine_options`: its transactions once lost prepared statements under load). Here every
+`engine_options`: in transactions, psycopg's prepared statements break under load). Here every
 connection stays in autocommit, so a statement psycopg prepares (after PREPARE_THRESHOLD runs
 on a connection) is never rolled back with a transaction, and later runs send only its
 parameters: about 0.2 ms of Python and most of the database's planning less per list
-request (bench/RESULTS.md, issue 16).
+request (bench/RESULTS.md, "Documents list").
 
 PgBouncer in transaction mode hands each statement to any server connection, so a prepared
 statement must be tracked by PgBouncer itself (1.21+, `max_prepared_statements` > 0);
@@ -54,7 +54,8 @@ def engine() -> Engine | None:
 
 def read_alone(statement: Executable, params: Mapping[str, Any]) -> list[Row]:
     """Run one read-only statement outside a transaction: it is its own snapshot, with no
-    BEGIN before it nor ROLLBACK after it (two of the four round trips a list request made).
+    BEGIN before it nor ROLLBACK after it (two of the four round trips a list request would
+    make in a transaction).
     On SQLite, in the session, as any other read."""
     read = engine()
     if read is None:

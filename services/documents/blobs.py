@@ -1,5 +1,5 @@
-"""The deployment's blob store (which `services.storage.BlobStore` holds the uploaded files),
-and deleting a blob only when no committed row of its tenant still names it."""
+"""The deployment's blob store (which `services.documents.storage.BlobStore` holds the
+uploaded files), and deleting a blob only when no committed row of its tenant still names it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Owns documents and their versions: creating them from received uploads
-(services/document_uploads.py), changing, trashing and restoring them, serving their content,
+(services/documents/uploads.py), changing, trashing and restoring them, serving their content,
 and the events they emit.
 
 Text extraction and search are another module's (jobs/search.py, services/search/indexing.py);

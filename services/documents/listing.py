@@ -1,8 +1,8 @@
 """The documents list's hot path (GET /documents): one SQL statement per page, in which the
 database writes each row as the JSON object DocumentOut would produce (its tags and latest
 workflow instance included), so Python only joins the page's texts. Building those objects in
-Python (a row object, three timestamps, a JSON parse of the metadata and a dict per row) was
-most of a list request through gunicorn (bench/RESULTS.md, issue 16). The ORM path
+Python (a row object, three timestamps, a JSON parse of the metadata and a dict per row) would
+be most of a list request through gunicorn (bench/RESULTS.md, "Documents list"). The ORM path
 (documents.list_documents, the portal's) and every other document answer go through the
 pydantic model; tests/documents/test_list_serialiser.py holds the two equal, on both
 databases.
@@ -10,7 +10,7 @@ databases.
 The plain list (no filter but status and sort: what most calls ask) reuses one statement per
 shape with its values bound at execution, rather than building a new one per request:
 SQLAlchemy then also skips matching the new statement's columns to its cached compilation,
-which cost more than building it (bench/RESULTS.md, issue 16)."""
+which costs more than building it."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ from services.documents.filters import (
 )
 
 
-@cache  # built once per dialect: constructing it was a visible share of a request
+@cache  # built once per dialect: constructing it is a visible share of a request
 def _document_json(dialect: str):
     """The row as DocumentOut's compact JSON text (keys in the order the encoder sorts them),
     built with each database's own JSON functions: on PostgreSQL row_to_json of the row's
@@ -141,7 +141,7 @@ def _workflow(postgres: bool):
 def documents_json(tenant_id: str, ids: Sequence[str]) -> dict[str, str]:
     """The tenant's documents `ids` as the list writes them (_document_json), by id: a search
     page's documents in one statement, where loading and serialising them through the ORM
-    and DocumentOut cost a fifth of a search request (bench/RESULTS.md, issue 16)."""
+    and DocumentOut would cost a fifth of a search request."""
     if not ids:
         return {}
     stmt = _by_ids_statement(db.session.get_bind().dialect.name)

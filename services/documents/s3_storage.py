@@ -3,8 +3,8 @@ local store's guarantees: streamed multipart upload, content addressing per tena
 race closed by the same guard/aside order, and ranged reads (docs/documents.md, "S3").
 
 boto3 (with botocore's client and s3transfer) is imported when a store is made, not with this
-module: it cost every process (web and job workers, each CLI command) 6.8 MiB of resident memory
-and about 0.2 s of start-up (`import wsgi`: 148.8 → 142.0 MiB, 1.90 → 1.71 s), which a
+module: it would cost every process (web and job workers, each CLI command) 6.8 MiB of resident
+memory and about 0.2 s of start-up (bench/RESULTS.md, "Footprint and import time"), which a
 deployment keeping its blobs on local disk (the default) never uses. botocore's exceptions,
 needed at import for the `except` clauses, are light."""
 

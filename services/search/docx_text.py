@@ -2,9 +2,9 @@
 arrives, within budgets, so a small file that inflates to millions of elements (a "DOCX
 bomb") costs time up to a budget but no more memory than one table row.
 
-The output is what python-docx gave before: one line per paragraph, one line per table row
-with its cells joined by spaces (a merged cell once, a nested table's rows inside its cell),
-in document order. Text in drawings and text boxes is left out, as python-docx did."""
+The output follows python-docx's text of a document: one line per paragraph, one line per
+table row with its cells joined by spaces (a merged cell once, a nested table's rows inside its
+cell), in document order. Text in drawings and text boxes is left out, as python-docx leaves it."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ _WRAP = "textWrapping"  # the default type of <w:br>
 # Run content that stands for a character (python-docx's `Run.text` does the same).
 _RUN_CHARS = {W + "tab": "\t", W + "ptab": "\t", W + "cr": "\n", W + "noBreakHyphen": "-"}
 # Drawings, VML pictures, embedded objects and the fallback copy of alternate content: their
-# text boxes hold paragraphs of their own, which python-docx never read.
+# text boxes hold paragraphs of their own, which python-docx does not read.
 _SKIPPED = {
     W + "drawing",
     W + "pict",

@@ -1,5 +1,5 @@
 """Statements built once per shape of query and reused with bind parameters (the page's in
-search.py; the PostgreSQL engine's settings and snippets): building and compiling one cost
+search.py; the PostgreSQL engine's settings and snippets): building and compiling one costs
 more Python than the rest of a search. Each kind keeps its own dict, emptied when it holds
 MAX_SHAPES, so queries of many shapes never grow it without bound."""
 

@@ -42,7 +42,7 @@ def test_a_wrong_password_is_401_and_its_audit_entry_is_kept(app, client, tenant
 
     assert response.status_code == 401
     assert response.get_json()["errors"][0]["code"] == "INVALID_CREDENTIALS"
-    # The failure is recorded although the request failed (it used to be rolled back).
+    # The failure is recorded although the request failed (not rolled back with it).
     assert "user.login_failed" in audit_actions(app, tenant.id)
 
 

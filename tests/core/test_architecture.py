@@ -1,5 +1,6 @@
 """The map of docs/architecture.md, checked: no import circles, no project import hidden in a
-function (but the app factory's), and capabilities import each other only downwards."""
+function (but the app factory's), capabilities import each other only downwards, and the
+comments and docstrings tell no history and name only paths that exist."""
 
 from __future__ import annotations
 
@@ -474,3 +475,84 @@ def test_no_request_reaches_the_job_and_cli_modules():
     ]
     assert reached == []
     assert all(name in MODULES and not name.endswith("subscriptions") for name in listed)
+
+
+# --- comments and docstrings: the present tense, and paths that exist -------------------------
+
+PROSE_PACKAGES = ("api", "portal", "services", "models", "jobs", "cli")
+# History told in prose: an issue's number, or one of the work sessions of its history ("the
+# twelfth session", "this session"). A portal, HTTP or database session is no history.
+HISTORY = re.compile(
+    r"\bissue \d+\b|\b(?:first|second|third|\w+th|\d+(?:st|nd|rd)|this|earlier|previous|last)"
+    r" sessions?\b",
+    re.IGNORECASE,
+)
+# The words before "session" that \w+th matches but that name no ordinal.
+NOT_ORDINALS = {"with", "both", "auth", "path", "oauth", "booth", "month", "teeth", "depth"}
+# A repository path named in prose; one preceded by `/` (a URL path) or `.` is none.
+NAMED_PATH = re.compile(r"(?<![\w/.<-])((?:api|portal|services|models|jobs|cli|docs)/[\w/.-]*)")
+
+
+def _prose(source: str) -> list[tuple[int, str]]:
+    """Each line of the comments and docstrings of `source`, with its line number."""
+    lines = [
+        (token.start[0], token.string)
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type == tokenize.COMMENT
+    ]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                text = first.value.value.splitlines()
+                lines += [(first.lineno + n, line) for n, line in enumerate(text)]
+    return lines
+
+
+def _history(line: str) -> list[str]:
+    return [
+        match.group(0)
+        for match in HISTORY.finditer(line)
+        if match.group(0).split()[0].lower() not in NOT_ORDINALS
+    ]
+
+
+def _path_exists(named: str) -> bool:
+    """Whether a path named in prose exists: as written, as a module (`.py`) or a document
+    (`.md`), or as a name a module defines (`services/search/fts5_rows.rowid`)."""
+    path = named.rstrip(".,:;")
+    if (ROOT / path).exists() or any((ROOT / (path + end)).exists() for end in (".py", ".md")):
+        return True
+    folder, _, last = path.rpartition("/")
+    module, _, name = last.partition(".")
+    source = ROOT / folder / f"{module}.py"
+    if not name or not source.exists():
+        return False
+    attribute = name.split(".")[0]
+    defined = rf"^\s*(?:async def|def|class) {attribute}\b|^{attribute}\b.*="
+    return re.search(defined, source.read_text(), re.MULTILINE) is not None
+
+
+def test_comments_and_docstrings_tell_no_history():
+    found = [
+        f"{relative}:{number}: {told}"
+        for relative, source in _sources(*PROSE_PACKAGES)
+        for number, line in _prose(source)
+        for told in _history(line)
+    ]
+    assert found == [], "history belongs in commit messages, not in code"
+
+
+def test_every_path_named_in_comments_and_docstrings_exists():
+    found = [
+        f"{relative}:{number}: {match.group(1)}"
+        for relative, source in _sources(*PROSE_PACKAGES)
+        for number, line in _prose(source)
+        for match in NAMED_PATH.finditer(line)
+        if not _path_exists(match.group(1))
+    ]
+    assert found == []

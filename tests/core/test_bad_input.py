@@ -140,8 +140,9 @@ def _raw_get(base: str, path: str, headers: dict[str, str]) -> tuple[int, str, d
 
 @pytest.mark.server
 def test_the_servers_own_limits_sit_above_the_apps(server):
-    """gunicorn used to answer these itself, in HTML (414 for a 10,000-character q, 431 for
-    a 20 KiB header or 250 headers); the app must see them and answer in the envelope."""
+    """With its default limits gunicorn answers these itself, in HTML (414 for a
+    10,000-character q, 431 for a 20 KiB header or 250 headers); gunicorn.conf.py sets its
+    limits above the app's, so the app sees them and answers in the envelope."""
     base, secret = server
     auth = {"Authorization": f"Bearer {secret}", "X-Tenant-Id": "contract"}
     probes = [

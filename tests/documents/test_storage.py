@@ -1,4 +1,4 @@
-"""Tests for services.storage: content-addressed local blobs and range streaming."""
+"""Tests for services.documents.storage: content-addressed local blobs and range streaming."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Remembered API keys (services/key_cache.py): no SQL for a key seen before, yet every
+"""Remembered API keys (services/keys/key_cache.py): no SQL for a key seen before, yet every
 change made through the app is in force from the next request, in every process.
 
 Two app objects on the same database and Redis stand in for two web processes."""

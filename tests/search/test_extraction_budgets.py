@@ -68,7 +68,7 @@ def test_docx_within_its_budgets_is_not_marked(tmp_path: Path) -> None:
 
 
 def test_docx_whose_document_declares_an_absurd_size_is_refused(tmp_path: Path) -> None:
-    # The probe's 1.4 MB file: 481 MB of XML, which python-docx would have needed ~8.6 GiB for.
+    # A 1.4 MB file: 481 MB of XML, which python-docx's DOM would need ~8.6 GiB for.
     path = write(tmp_path, "huge.docx", docx_bomb(13_000_000))
 
     result = extract_text(path, DOCX)

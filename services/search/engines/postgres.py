@@ -151,9 +151,9 @@ def prepare(tenant_id: str, query: SearchQuery, rows: int) -> tuple[str, ...]:
     `@@` as cheap, but on a scan it must decompress every document's full vector: seconds at
     100k documents for a common word), and price random reads as on SSD or in memory. They
     are set by a statement of their own: a statement is planned before it runs, so the tiers'
-    counts, sent with them in one statement until issue 16's twelfth session, were planned
-    without them, and for a common word PostgreSQL scanned the table for its tier above 0.3,
-    computing dms_rank_tier on every row it read (60-100 ms where the index takes 2)."""
+    counts, sent in one statement with them, would be planned without them, and for a common
+    word PostgreSQL would scan the table for its tier above 0.3, computing dms_rank_tier on
+    every row it reads (60-100 ms where the index takes 2)."""
     db.session.execute(_SETTINGS_STATEMENT)
     attempts = _attempts(query)
     above = tuple(x for x in map(tiers.tier_of, attempts) if x is not None)
@@ -277,8 +277,8 @@ def _scored(stmt: Select, recency: bool, *extra: str) -> Select:
     selects id, k (the raw keyword), r (the recency signal) and the columns named `extra`.
     PostgreSQL computes an expression at each of its uses in a select list, so the score
     would compute ts_rank_cd and the recency a second time, beside their own columns: the
-    signals are read once, under a subquery it cannot flatten (OFFSET 0). That took a mid
-    word's ranking of its 1,300 lead matches from 23-25 to 21-22 ms (bench/RESULTS.md)."""
+    signals are read once, under a subquery it cannot flatten (OFFSET 0): about 2 ms of the
+    21-22 a mid word's ranking of its 1,300 lead matches takes."""
     rows = stmt.offset(0).subquery("signals")
     raw = rows.c.k * (1.0 + RECENCY_WEIGHT * rows.c.r) if recency else rows.c.k
     return select(
@@ -311,7 +311,7 @@ def _lead(query: SearchQuery, groups_ts, tenant_id, as_parameters: bool):
 def _keyword(query: SearchQuery, query_ts, groups_ts, as_parameters: bool):
     """ts_rank_cd of the rank vector by the whole query: the documented keyword score. With
     exclusions, a vector holding none of the excluded words is ranked by the groups alone: the
-    same number, without evaluating the negations (bench/RESULTS.md). ts_rank_cd builds its
+    same number, without evaluating the negations. ts_rank_cd builds its
     covers from the positions of the query's words in the vector, here only the groups', and
     each negation holds on every span. A vector holding one (even apart, without the excluded
     phrase) is ranked by the whole query: there its positions count."""
@@ -337,9 +337,9 @@ def _matches(signals, recency, tenant_id, filters, query_ts, where, bound) -> Se
       cover there and its score is 0;
     - a tier: each word weighs at most the tier's X in a match outside, and no phrase is in
       its lead (postgres_tiers.ceiling), times the recency of the tenant's newest document.
-    Ranking the lead's matches and not every match halved a phrase-with-exclusion query's
+    Ranking the lead's matches and not every match halves a phrase-with-exclusion query's
     ranking at 100,000 documents, and a common word's tier ranks a few hundred documents
-    where its lead matches tens of thousands (bench/RESULTS.md, issue 16).
+    where its lead matches tens of thousands (bench/RESULTS.md, "Search").
     `signals`: the id, raw keyword and recency of a document (ranked(), _scored)."""
     inner = (
         select(*signals, _VECTOR.label("vector"))

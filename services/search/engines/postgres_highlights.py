@@ -52,8 +52,8 @@ _MARGIN = 60  # characters of context the window keeps before the first spelt st
 def _highlights_statement(query: SearchQuery) -> Select:
     """The highlights of the documents `ids` of `tenant_id` for the terms (bind parameters).
 
-    ts_headline parses (and stems) all the text it is given, which made it most of a page's
-    time (bench/RESULTS.md, issue 16), so each text is parsed as little as gives the snippet:
+    ts_headline parses (and stems) all the text it is given, which would make it most of a
+    page's time, so each text is parsed as little as gives the snippet:
     - a window of HEADLINE_WINDOW_CHARS from just before the first place one of the query's
       words is spelt (its stem, by a case-insensitive regular expression over the first
       HEADLINE_MAX_CHARS), which is where the text's match usually is;
@@ -118,7 +118,7 @@ def _highlights_statement(query: SearchQuery) -> Select:
 def _head(text):
     """The first HEADLINE_MAX_CHARS characters of `text`. left() counts the characters of a
     UTF-8 text to cut it, which for a text shorter than that (most) only copies it: 24 µs a
-    document at 2.7 kB, doubling the regular expression's cost (bench/RESULTS.md, issue 16).
+    document at 2.7 kB, as much again as the regular expression's cost.
     A text of at most that many bytes has at most that many characters, and its length in
     bytes is known without reading it."""
     return case(

@@ -12,7 +12,7 @@ then the phrase is checked on every lead holding its words, as without the index
 
 The matches are an array of ids, computed once per statement (an InitPlan) and joined by
 primary key: an OR of index conditions would have PostgreSQL recheck dms_lead_pairs on rows
-the other condition found (bench/RESULTS.md, issue 16)."""
+the other condition found (bench/RESULTS.md, "Tried and not kept")."""
 
 from __future__ import annotations
 
@@ -82,8 +82,8 @@ def matching(query: SearchQuery, numbers: list[int], tenant_id, rank_vector, *,
     )
     # A serial plan evaluates an InitPlan on first use, so only the branch taken; a parallel
     # one evaluates them all up front, to hand them to its workers. The scan without pairs is
-    # gated on their absence (a one-time filter), so there it costs nothing: it took 9 ms of
-    # a 46 ms phrase statement at 100,000 documents (bench/RESULTS.md, issue 16).
+    # gated on their absence (a one-time filter), so there it costs nothing, where it would
+    # take 9 ms of a 46 ms phrase statement at 100,000 documents.
     in_lead = in_lead.where(pairs.is_(None))
     found = case((pairs.is_(None), ids(in_lead)), else_=ids(checked))
     # = ANY(array): `IN (subquery)` would hide the ids from the primary key's index

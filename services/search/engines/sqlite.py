@@ -1,5 +1,5 @@
 """The SQLite search engine: the FTS5 table `document_search`, bm25 for relevance,
-highlight() and snippet() for highlights (see services/search.py).
+highlight() and snippet() for highlights (see services/search/search.py).
 
 The bounded path (docs/search.md, "What to expect from SQLite at 100,000 documents"): ranking
 every match of a common word computes its bm25 and reads its document (found by rowid in
@@ -71,8 +71,8 @@ _SNIPPET_TOKENS = 24
 # Matches ranked by the bounded path (of all tenants: bm25 orders them before any stored row
 # is read, so the tenant is checked after). Only speed depends on it, never the results:
 # more candidates cost more reads, fewer prove fewer pages (each unproven page also pays
-# the exact path). At 100,000 documents 1,000 proved 26 of 30 common-word pages where a
-# document had changed just now (500: 19), for about 5 ms more (docs/search.md).
+# the exact path). At 100,000 documents 1,000 prove 26 of 30 common-word pages where a
+# document has changed just now (500: 19), for about 5 ms more (docs/search.md).
 CANDIDATES = 1000
 # settle_ties() ranks every document of a tenant of at most this many, else the tenant's among
 # the first this many of all by id (its page must end among them, else the exact path).
