@@ -123,8 +123,8 @@ def built_once(app: Flask, build: Callable[[], T]) -> tuple[DatabaseCopy, T]:
 
 
 def empty_tables(db) -> None:
-    """Delete every row of the app's tables (TRUNCATE ... RESTART IDENTITY on PostgreSQL) and
-    SQLite's FTS5 index, which is not in the metadata: its global statistics would leak between
+    """Delete every row of the app's tables (and restart their identity sequences on
+    PostgreSQL) and SQLite's FTS5 index, which is not in the metadata: its global statistics would leak between
     tests and change bm25 scores. The caller commits.
 
     Every test starts from empty tables, so one query finds the tables a test left rows in
@@ -136,12 +136,13 @@ def empty_tables(db) -> None:
     if not used:
         return
     tables = [t for t in probe.tables if t.name in used or probe.sequences.get(t.name) in used]
-    if probe.postgresql:
-        names = ", ".join(f'"{t.name}"' for t in tables)
-        db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-        return
-    for table in tables:
+    for table in tables:  # children before parents; a DELETE waits on no reader's lock
         db.session.execute(table.delete())
+    if probe.postgresql:
+        for table in tables:
+            if table.name in probe.sequences:
+                db.session.execute(text(f'ALTER SEQUENCE "{probe.sequences[table.name]}" RESTART'))
+        return
     if used & _FTS5_TABLES:
         fts5_rows.delete_all()
 
