@@ -124,8 +124,8 @@ def built_once(app: Flask, build: Callable[[], T]) -> tuple[DatabaseCopy, T]:
 
 def empty_tables(db) -> None:
     """Delete every row of the app's tables (and restart their identity sequences on
-    PostgreSQL) and SQLite's FTS5 index, which is not in the metadata: its global statistics would leak between
-    tests and change bm25 scores. The caller commits.
+    PostgreSQL) and SQLite's FTS5 index, which is not in the metadata: its global statistics
+    would leak between tests and change bm25 scores. The caller commits.
 
     Every test starts from empty tables, so one query finds the tables a test left rows in
     (whoever wrote them: this process, a forked worker, a server in a subprocess, a trigger)
