@@ -115,7 +115,7 @@ CATALOGUE: tuple[EventType, ...] = (
             "deprecatedAt": "2026-05-01",
             "sunset": "2027-01-01",
             "replacement": "POST /api/v1/login (JSON)",
-            "migrationGuide": "/docs/migrations/login-json",
+            "migrationGuide": "/docs/migrations/login-form",
         },
     ),
     *(
