@@ -213,6 +213,10 @@ def test_every_module_belongs_to_a_capability_or_to_what_all_share():
     assert strays == []
 
 
+def test_the_architecture_map_fits_one_screen():
+    assert len((ROOT / "docs" / "architecture.md").read_text().splitlines()) <= 80
+
+
 def test_the_architecture_map_lists_the_capabilities_as_the_registry_does():
     """docs/architecture.md's table: `| name | layers | what it owns |`, one row each."""
     import capabilities

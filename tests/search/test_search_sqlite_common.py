@@ -17,7 +17,7 @@ from services.documents.filters import DocumentFilters
 from services.search import common_words, fts5_rows, index_merge, indexing, query_syntax
 from services.search.engines import sqlite
 from tests.search import walks
-from tests.support import built_once, index_documents, new_tenant
+from tests.support import index_documents, new_tenant
 
 FILLER = "report quarterly numbers meeting"
 
@@ -25,12 +25,7 @@ FILLER = "report quarterly numbers meeting"
 @pytest.fixture
 def small_lists(monkeypatch):
     """Lists of 8 rows, for terms matched by 4 rows or more."""
-    _small_lists(monkeypatch)
-
-
-def _small_lists(patch) -> None:
-    patch.setattr(common_words, "LIST_SIZE", 8)
-    patch.setattr(common_words, "MIN_MATCHES", 4)
+    walks.small_lists(monkeypatch)
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +34,7 @@ def indexed(app, database_url):
     a long text, with three times as many), 30 without; globex: 3 documents with `alpha` in
     the title (the best bm25 of all: they are listed too) and 3 without. The clock stands
     still from then on."""
-    if not database_url.startswith("sqlite"):
-        pytest.skip("the FTS5 index is SQLite's")
-    with pytest.MonkeyPatch.context() as patch:
-        _small_lists(patch)
-        copy, corpus = built_once(app, lambda: _build(app))
-    yield copy, corpus
-    copy.close()
+    yield from walks.sqlite_corpus(app, database_url, lambda: _build(app))
 
 
 def _build(app) -> dict:

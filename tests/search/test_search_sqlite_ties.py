@@ -20,7 +20,7 @@ from services.documents.filters import DocumentFilters
 from services.search import common_words, index_merge, search
 from services.search.engines import sqlite
 from tests.search import walks
-from tests.support import built_once, index_documents, new_tenant
+from tests.support import index_documents, new_tenant
 
 FILLER = "report quarterly numbers meeting "
 QUERIES = ["omega", "omega -delta", "omega or gamma"]
@@ -39,18 +39,7 @@ def indexed(app, database_url):
     now. globex: 2 documents with `omega` in the title and text (the best bm25: they lead the
     list and the candidates), 8 without. `omega` is in 32 of 46 rows, more than half: FTS5
     clamps its idf to almost 0 and its scores tie."""
-    if not database_url.startswith("sqlite"):
-        pytest.skip("the FTS5 index is SQLite's")
-    with pytest.MonkeyPatch.context() as patch:
-        _small_lists(patch)
-        copy, corpus = built_once(app, lambda: _build(app))
-    yield copy, corpus
-    copy.close()
-
-
-def _small_lists(patch) -> None:
-    patch.setattr(common_words, "LIST_SIZE", 8)
-    patch.setattr(common_words, "MIN_MATCHES", 4)
+    yield from walks.sqlite_corpus(app, database_url, lambda: _build(app))
 
 
 def _build(app) -> dict:
@@ -88,7 +77,7 @@ def _build(app) -> dict:
 def corpus(app, indexed, sqlite_only, tenant, other_tenant, monkeypatch):
     """The database as `indexed` left it (this test's acme and globex replaced by its own),
     with the lists it was built with."""
-    _small_lists(monkeypatch)
+    walks.small_lists(monkeypatch)
     copy, corpus = indexed
     copy.restore()
     yield corpus
