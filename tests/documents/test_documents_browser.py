@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
 from tests.fixture_files import png_bytes, render_gray, text_pdf
@@ -107,7 +108,7 @@ def test_documents_in_a_real_browser(server, admin, library):
         page.wait_for_selector("text=In the trash since")
         page.click(".breadcrumb >> text=Documents")
         page.click(".tabs >> text=Trash")
-        assert page.locator("#documents-table tbody tr").count() == 1
+        expect(page.locator("#documents-table tbody tr")).to_have_count(1)  # waits for the page
         screenshot(page, "36-documents-trash")
         page.click(f"#doc-{library['text']} button:has-text('Restore')")
         page.wait_for_selector(f"#doc-{library['text']}[data-status='active']")
@@ -122,7 +123,7 @@ def test_search_works_without_javascript(server, admin, library):
         page.goto(f"{server}/documents")
         page.fill("#q", "minutes")
         page.click("button:has-text('Apply')")
-        page.wait_for_load_state()
-        assert page.locator("#documents-table tbody tr").count() == 1
+        page.wait_for_url("**q=minutes**")
+        expect(page.locator("#documents-table tbody tr")).to_have_count(1)
         assert page.locator("#documents-table mark").count() >= 1
         assert page.problems == []
