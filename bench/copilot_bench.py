@@ -1,4 +1,4 @@
-"""Copilot answer latency with the extractive generator on the search corpus (issue 15).
+"""Copilot answer latency with the extractive generator on the search corpus.
 
 Uses the corpus of bench/generate_search_corpus.py (one tenant, N documents of Zipf text),
 splits its texts into passages if that was not done yet, then asks questions through the API

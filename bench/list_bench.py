@@ -8,7 +8,7 @@ mounted in the same workers. After seeding documents through the API, closed-loo
 medians, and the ratio list / bare of the medians. Each round also reads the CPU time the
 server side used (gunicorn workers and, on PostgreSQL, the bench database's backends) per
 request: on a shared machine that figure moves much less with other load than req/s.
-Target (issue 16): the list at least 1,000 req/s on PostgreSQL with 2 workers, ratio at
+Target: the list at least 1,000 req/s on PostgreSQL with 2 workers, ratio at
 least 0.25. Record `cat /proc/loadavg`.
 
     .venv/bin/python bench/list_bench.py \\

@@ -3,8 +3,8 @@ corpus: the check that a faster ranking still returns what the API promises.
 
 Starts gunicorn from each tree (a git worktree of the older commit, and this checkout) on the
 same database, walks each query class of search_bench.py in both, and compares the hits' ids
-in order. Issue 16 ran it against its starting commit, which ranked every match (0dc4eda),
-with and without the recency signal (bench/RESULTS.md):
+in order. For example against 0dc4eda, a commit that ranked every match, with and without
+the recency signal (bench/RESULTS.md):
 
     git worktree add /tmp/before 0dc4eda && ln -s "$PWD/.venv" /tmp/before/.venv
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/dms_bench_search \\

@@ -3,10 +3,10 @@ count per request, the Python around them, and (PostgreSQL, `--explain`) how muc
 statement is the planner's and how much the executor's, by EXPLAIN ANALYZE of the very
 statements the requests sent.
 
-Sessions of issue 16 wrote this as a throwaway script again and again; it answers "which
-statement, and is it planning, executing or our Python?" before any change is tried. It
-runs the app in this process (Flask test client, real database and Redis), so the figures
-leave out gunicorn, HTTP and the client: bench/search_bench.py is the end-to-end measure.
+It answers "which statement, and is it planning, executing or our Python?" before any change
+is tried. It runs the app in this process (Flask test client, real database and Redis), so
+the figures leave out gunicorn, HTTP and the client: bench/search_bench.py is the end-to-end
+measure.
 `--slowest N` lists the N slowest requests, each statement's ms in order: a class's tail
 (its p99) is often a few queries that take another path. A statement's time runs from its
 execute to its cursor's return: on SQLite a plan that streams its rows (no sort) does most of

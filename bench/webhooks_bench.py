@@ -1,4 +1,4 @@
-"""Webhook delivery speed (issue 12): deliveries per second of one worker process to a fast
+"""Webhook delivery speed: deliveries per second of one worker process to a fast
 local receiver, and the delay from an event's commit to its first attempt with an idle
 worker (p50/p95).
 
