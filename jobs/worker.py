@@ -7,7 +7,13 @@ warmed up (compiled SQL statements, pooled connections) from one job to the next
 The worker keeps the periodic jobs booked (`ensure_scheduled`): those of what all share
 (jobs/core.py) and those each capability with a `jobs` layer in capabilities.py declares in
 the `PERIODIC` list of its jobs/<name>.py. A new capability's periodic job needs no change
-here."""
+here.
+
+A worker that dies without its warm shutdown (`kill -9`, the OOM killer, a lost host) leaves
+RQ's scheduler lock, its registration and the jobs it was running behind. Every worker runs a
+scheduler process on standby (`StandbyScheduler`) that takes the lock as soon as it is free,
+and a worker starting (or at its maintenance) buries the dead workers of its own host
+(`AppWorker.bury_dead_workers`), so their jobs fail now, not when their heartbeat lapses."""
 
 from __future__ import annotations
 
@@ -16,11 +22,19 @@ import logging
 import os
 import resource
 import signal
+import socket
+from datetime import datetime
 
 from flask import Flask
 from redis.exceptions import RedisError
 from rq import Queue, SimpleWorker, Worker
+from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
+from rq.exceptions import SchedulerNotFound
+from rq.executions import Execution
 from rq.job import Job
+from rq.registry import StartedJobRegistry
+from rq.scheduler import RQScheduler
+from rq.scripts import release_lock
 from rq.worker import WorkerStatus
 
 import capabilities
@@ -36,6 +50,9 @@ log = logging.getLogger(__name__)
 MiB = 1024 * 1024
 # Seconds past the CPU budget before the kernel kills the horse: room to record the failure.
 CPU_GRACE_SECONDS = 10
+# How often a standby scheduler tries for the lock. RQ's lock lasts 61 s past its holder's
+# last heartbeat, so a holder that died on another host is replaced within 71 s.
+SCHEDULER_RETRY_SECONDS = 10
 
 
 def runs_in_horse(job: Job) -> bool:
@@ -69,13 +86,70 @@ class AppWorker(Worker):
         return SimpleWorker.get_heartbeat_ttl(self, job)  # type: ignore[arg-type]
 
     def run_maintenance_tasks(self) -> None:
-        """RQ's maintenance (every `maintenance_interval`, 10 minutes), and ours: book the
-        periodic jobs again, which revives the self-booking chains (reconcilers, sweeps) if a
-        Redis flush or failover ended them."""
+        """RQ's maintenance (when the worker starts, then every `maintenance_interval`, 10
+        minutes), and ours: first bury this host's dead workers, whose jobs RQ's cleaning of
+        the registries then fails (or retries); last book the periodic jobs again, which
+        revives the self-booking chains (reconcilers, sweeps) that a Redis flush or failover
+        ended, or whose run died with a worker."""
+        self.bury_dead_workers()
         super().run_maintenance_tasks()
         assert self.flask_app is not None
         with self.flask_app.app_context():
             ensure_scheduled()
+
+    def bury_dead_workers(self) -> list[str]:
+        """The workers of these queues that ran on this host and whose process is gone: end
+        their registration, and mark the jobs they were running as expired in the started
+        registries, where RQ's cleaning finds them (a job run in process would otherwise stay
+        "started" for its whole timeout). Their names. Workers of other hosts are left to
+        RQ: their registration and their jobs' heartbeats lapse."""
+        dead = {
+            worker.name: worker
+            for watched in self.queues
+            for worker in Worker.all(queue=watched)
+            if worker.name != self.name
+            and worker.hostname == self.hostname
+            and worker.pid
+            and not process_is_running(worker.pid)
+        }
+        if not dead:
+            return []
+        for watched in self.queues:
+            registry = StartedJobRegistry(queue=watched)
+            for job_id, execution_id in registry.get_job_and_execution_ids(cleanup=False):
+                try:
+                    execution = Execution.fetch(execution_id, job_id, self.connection)
+                except ValueError:
+                    continue  # ended meanwhile
+                if execution.worker_name in dead:
+                    self.connection.zadd(registry.key, {execution.composite_key: 0}, xx=True)
+        for worker in dead.values():
+            worker.register_death()
+        log.warning("dead workers buried", extra={"workers": sorted(dead)})
+        return sorted(dead)
+
+    def _start_scheduler(
+        self,
+        burst: bool = False,
+        logging_level: str | None = "INFO",
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+    ) -> None:
+        """RQ's, but the scheduler process starts whether or not it took the lock: it stands
+        by and takes the lock when its holder dies (RQ starts one only with the lock, and
+        tries again only at the next maintenance, 10 minutes on)."""
+        if burst:
+            super()._start_scheduler(burst, logging_level, date_format, log_format)
+            return
+        self.scheduler = StandbyScheduler(
+            self.queues,
+            connection=self.connection,
+            logging_level=logging_level if logging_level is not None else self.log.level,
+            date_format=date_format,
+            log_format=log_format,
+            serializer=self.serializer,
+        )
+        self.scheduler.acquire_locks(auto_start=True)
 
     def perform_job(self, job: Job, queue: Queue) -> bool:
         assert self.flask_app is not None
@@ -97,6 +171,61 @@ class AppWorker(Worker):
                 self.flask_app.config["DMS_EXTRACT_CPU_SECONDS"],
             )
         super().main_work_horse(job, queue)
+
+
+class StandbyScheduler(RQScheduler):
+    """RQ's scheduler, run by every worker: the holder of a queue's lock moves its due jobs
+    onto the queue, the others try for the lock every SCHEDULER_RETRY_SECONDS. A lock whose
+    holder ran on this host and whose process is gone is taken at once."""
+
+    @property
+    def should_reacquire_locks(self) -> bool:
+        if self._queue_names == self.acquired_locks:
+            return False
+        if not self.lock_acquisition_time:
+            return True
+        waited = (datetime.now() - self.lock_acquisition_time).total_seconds()
+        return waited > SCHEDULER_RETRY_SECONDS
+
+    def acquire_locks(self, auto_start: bool = False) -> set[str]:
+        """RQ's, after releasing the locks of dead holders on this host; with `auto_start`,
+        the scheduler process is started (again) even without a lock, to stand by."""
+        self.release_dead_holders()
+        acquired = super().acquire_locks(auto_start=False)
+        if auto_start and (self._process is None or not self._process.is_alive()):
+            self.start()
+        return acquired
+
+    def release_dead_holders(self) -> None:
+        for name in self._queue_names:
+            key = self.get_locking_key(name)
+            holder = self.connection.get(key)
+            if holder is None or holder.decode() == self.name:
+                continue
+            try:
+                other = RQScheduler.fetch(holder.decode(), self.connection)
+            except SchedulerNotFound:
+                continue  # just acquired, its process not started yet
+            if other.hostname == socket.gethostname() and not process_is_running(other.pid):
+                release_lock(self.connection, key, other.name)
+                self.log.warning("released the scheduler lock of %s: its process is gone", name)
+
+
+def process_is_running(pid: int) -> bool:
+    """Whether process `pid` of this host is running (a zombie, dead but not yet reaped by
+    its parent, is not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            # "pid (comm) state ...": comm may hold spaces and parentheses.
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def limit_work_horse(memory_mb: int, cpu_seconds: int) -> None:

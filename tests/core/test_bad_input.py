@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import socket
 from urllib.parse import urlsplit
 
 import pytest
@@ -156,3 +157,46 @@ def test_the_servers_own_limits_sit_above_the_apps(server):
         got, content_type, body = _raw_get(base, path, headers)
         assert (got, content_type.split(";")[0]) == (status, "application/json"), path[:40]
         assert body["errors"][0]["code"] == code
+
+
+def _raw(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send `request` as it is over a socket; the answer's status, headers and body (the
+    server closes the connection after refusing a request)."""
+    parts = urlsplit(base)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def _get(*header_lines: str, request_line: str = "GET /api/v1/documents HTTP/1.1") -> bytes:
+    return "\r\n".join([request_line, "Host: 127.0.0.1", *header_lines, "", ""]).encode()
+
+
+@pytest.mark.server
+def test_what_the_server_refuses_itself_is_answered_in_the_envelope(server):
+    """Past gunicorn.conf.py's limits, or not HTTP at all: gunicorn's parser refuses the
+    request before the app sees it, and its worker (web_server.py) answers in the envelope."""
+    base, _ = server
+    probes = [
+        ("a header over 32 KiB", _get(f"X-Big: {'b' * 33 * 1024}"), 431, "HEADERS_TOO_LARGE"),
+        ("501 headers", _get(*(f"X-H{n}: 1" for n in range(501))), 431, "HEADERS_TOO_LARGE"),
+        ("a garbage request line", b"GARBAGE\r\n\r\n", 400, "INVALID_PARAMETER"),
+        ("a method that is no token", _get(request_line="G@T / HTTP/1.1"), 400,
+         "INVALID_PARAMETER"),
+        ("a header name with a space", _get("X Bad: 1"), 400, "INVALID_PARAMETER"),
+        ("a control character in a value", _get("X-Ctl: a\x01b"), 400, "INVALID_PARAMETER"),
+    ]  # fmt: skip
+    for what, request, status, code in probes:
+        got, headers, body = _raw(base, request)
+        assert (got, headers.get("content-type")) == (status, "application/json"), (what, body)
+        envelope = json.loads(body)
+        assert envelope["success"] is False, what
+        assert envelope["errors"][0]["code"] == code, what
+        assert headers.get("x-request-id", "").startswith("req_"), what
+        assert int(headers["content-length"]) == len(body), what

@@ -6,8 +6,10 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+from rq.job import JobStatus
 from rq.registry import ScheduledJobRegistry
-from sqlalchemy import select
+from rq.utils import now as rq_now
+from sqlalchemy import select, update
 
 import clock
 from extensions import db, redis_store
@@ -86,6 +88,39 @@ def test_a_worker_killed_mid_attempt(
     assert reconcile() == 0  # claimed: an attempt may still be running
     clock.shift(deliveries.CLAIM_LEASE + timedelta(seconds=1))
     assert reconcile() == 1
+    work()
+    assert len(receiver.requests) == 1
+    [delivery] = deliveries_of(endpoint_id)
+    assert delivery["status"] == "succeeded" and delivery["attemptCount"] == 1
+
+
+def _job(status: JobStatus) -> str:
+    """A drain job in RQ, in `status` (a dead worker's job is failed by the worker that buries
+    it: jobs/worker.AppWorker.bury_dead_workers)."""
+    job = queue.queue().create_job("jobs.webhooks.drain")
+    job.set_status(status, pipeline=None)
+    job.last_heartbeat = rq_now()
+    job.save()
+    return job.id
+
+
+def test_a_claim_whose_job_died_is_released_at_once(
+    app, receiver, make_endpoint, emit, work, reconcile, tenant, deliveries_of
+):
+    endpoint_id, _ = make_endpoint(tenant, receiver.url())
+    emit(tenant)
+    delivery_id = _delivery_id(app, endpoint_id)
+    with app.app_context():
+        queue.queue().empty()  # the dead worker had taken the job
+        running, failed = _job(JobStatus.STARTED), _job(JobStatus.FAILED)
+        assert transaction.transactional(deliveries.claim)(delivery_id, running) is not None
+    assert reconcile() == 0  # its job is running: the attempt may still end
+    with app.app_context():
+        db.session.execute(
+            update(WebhookDelivery).where(WebhookDelivery.id == delivery_id).values(job_id=failed)
+        )
+        transaction.commit()
+    assert reconcile() == 1  # well inside the claim's lease
     work()
     assert len(receiver.requests) == 1
     [delivery] = deliveries_of(endpoint_id)
