@@ -79,7 +79,7 @@ def export_tenant(
                 "version": archive.VERSION,
                 "createdAt": clock.rfc3339(clock.now()),
                 "tenant": {k: archive.encode(v) for k, v in tenant_row.items()
-                           if k != "audit_seq"},
+                           if k not in archive.FRESH_CHAIN},
                 "source": {"dialect": db.engine.dialect.name, "revision": _revision()},
                 "withSecrets": with_secrets,
                 "tables": tables,

@@ -143,7 +143,8 @@ def _release(stored: list, tenant_id: str, committed: bool) -> None:
 def _load(reader, manifest, tables, target, report, progress, archive_sha) -> None:
     tenant_table = Tenant.__table__
     tenant = {c.name: archive.decode(c, manifest["tenant"].get(c.name)) for c in tenant_table.c}
-    tenant.update(id=target, audit_seq=0)
+    # A new live chain here, keyed from its first entry; `tenant.imported` seals its head.
+    tenant.update(id=target, **archive.FRESH_CHAIN)
     domain = tenant.get("custom_domain")
     if domain and db.session.scalar(select(Tenant.id).where(Tenant.custom_domain == domain)):
         tenant["custom_domain"] = None
