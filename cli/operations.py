@@ -97,6 +97,8 @@ def tenants_import(file: Path, slug: str | None, expected: str | None) -> None:
     report = tenant_import.import_tenant(file, slug=slug, expected_sha256=expected, progress=bar)
     for note in report.notes:
         click.echo(f"note: {note}", err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     rows = sum(report.rows.values())
     click.echo(
         f"imported {report.tenant_id}: {rows} rows, {report.blobs} blobs, "

@@ -52,6 +52,16 @@ class Tenant(db.Model):
     # Length of the audit hash chain; bumping it row-locks the tenant, which
     # serialises concurrent audit writers so the chain never forks.
     audit_seq: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    # The first position of the chain that must be keyed: 1 for a tenant created keyed; for
+    # one whose chain began unkeyed, where keyed entries began (services/audit/audit_log.py).
+    audit_keyed_since: Mapped[int] = mapped_column(
+        Integer, nullable=False, default=1, server_default="1"
+    )
+    # HMAC over (tenant, audit_seq, the newest entry's hash, audit_keyed_since) with the audit
+    # key named beside it, rewritten with each entry: cutting the tail, lowering the counter
+    # or moving keyed-since cannot be sealed again without the key.
+    audit_head_seal: Mapped[str | None] = mapped_column(String(64))
+    audit_head_key: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Protocol
 
 from flask import current_app
 from sqlalchemy import select, update
@@ -32,13 +33,13 @@ def record(
 ) -> AuditEntry:
     """Append an entry in the caller's transaction (so it commits or rolls back with the change)."""
     key_id = sealing_key_id()
-    seq = db.session.execute(
+    seq, keyed_since = db.session.execute(
         update(Tenant)
         .where(Tenant.id == tenant_id)
         .values(audit_seq=Tenant.audit_seq + 1)
-        .returning(Tenant.audit_seq)
+        .returning(Tenant.audit_seq, Tenant.audit_keyed_since)
         .execution_options(synchronize_session=False)
-    ).scalar_one()
+    ).one()
     prev_hash = (
         db.session.scalar(
             select(AuditEntry.hash).where(
@@ -66,6 +67,16 @@ def record(
     entry.hash = entry_hash(entry)
     db.session.add(entry)
     db.session.flush()
+    # The new head is sealed in the same transaction, under the row lock taken above.
+    db.session.execute(
+        update(Tenant)
+        .where(Tenant.id == tenant_id)
+        .values(
+            audit_head_seal=head_seal(tenant_id, seq, entry.hash, keyed_since, key_id),
+            audit_head_key=key_id,
+        )
+        .execution_options(synchronize_session=False)
+    )
     return entry
 
 
@@ -78,23 +89,62 @@ class UnknownAuditKey(LookupError):
     """An entry names an audit key that is not configured (removed too early, or forged)."""
 
 
-def entry_hash(entry: AuditEntry) -> str:
+def entry_hash(
+    entry: SealedFields, *, tenant_id: str | None = None, keys: Mapping[str, bytes] | None = None
+) -> str:
     """The seal an entry should carry: HMAC-SHA256 with the audit key it names, or plain
-    SHA-256 for an entry from before the chain was keyed (key_id None)."""
-    canonical = _canonical(entry)
+    SHA-256 for an entry from before the chain was keyed (key_id None). An archived entry
+    (services/audit/imported.py) passes the tenant it was sealed for and the keys to use."""
+    canonical = _canonical(entry, tenant_id or entry.tenant_id)
     if entry.key_id is None:
         return hashlib.sha256(canonical).hexdigest()
-    secret = current_app.config["DMS_AUDIT_KEYS"].get(entry.key_id)
+    return _hmac(entry.key_id, canonical, keys)
+
+
+def head_seal(tenant_id: str, seq: int, head_hash: str, keyed_since: int, key_id: str) -> str:
+    """The seal kept on the tenant row over the chain's length, its newest hash and the
+    position from which entries must be keyed; its own payload, so no entry's seal is one."""
+    payload = {
+        "purpose": "audit-head",
+        "tenant": tenant_id,
+        "seq": seq,
+        "head": head_hash,
+        "keyedSince": keyed_since,
+    }
+    return _hmac(key_id, json.dumps(payload, sort_keys=True, separators=(",", ":")).encode())
+
+
+def _hmac(key_id: str, payload: bytes, keys: Mapping[str, bytes] | None = None) -> str:
+    secret = (current_app.config["DMS_AUDIT_KEYS"] if keys is None else keys).get(key_id)
     if secret is None:
-        raise UnknownAuditKey(entry.key_id)
-    return hmac.new(secret, canonical, hashlib.sha256).hexdigest()
+        raise UnknownAuditKey(key_id)
+    return hmac.new(secret, payload, hashlib.sha256).hexdigest()
 
 
-def _canonical(entry: AuditEntry) -> bytes:
+class SealedFields(Protocol):
+    """What a seal covers: an AuditEntry, or an archived one (ImportedAuditEntry)."""
+
+    tenant_id: str
+    seq: int
+    actor_type: str
+    actor_id: str | None
+    actor_label: str | None
+    action: str
+    target_type: str | None
+    target_id: str | None
+    ip: str | None
+    user_agent: str | None
+    details: dict
+    created_at: datetime
+    prev_hash: str
+    key_id: str | None
+
+
+def _canonical(entry: SealedFields, tenant_id: str) -> bytes:
     """Every recorded field and the previous entry's hash, as canonical JSON."""
     payload = {
         "seq": entry.seq,
-        "tenant": entry.tenant_id,
+        "tenant": tenant_id,
         "actorType": entry.actor_type,
         "actorId": entry.actor_id,
         "actorLabel": entry.actor_label,
@@ -140,10 +190,19 @@ class ChainReport:
 
 def verify_chain(tenant_id: str, anchors: Mapping[int, str] | None = None) -> ChainReport:
     """Walk the tenant's chain in order; report the first entry that does not verify, then
-    whether the chain is as long as the tenant's counter and every anchor (seq -> hash) says."""
+    whether the chain is as long as the tenant's counter and every anchor (seq -> hash) says,
+    and whether its head is the one sealed on the tenant row."""
     anchors = anchors or {}
-    # Read before the walk: every entry up to this count had committed when it was read.
-    counted = _audit_seq(tenant_id)
+    # Read before the walk, in one row: every entry up to this count had committed when it
+    # was read, and the head seal was written with that count.
+    state = db.session.execute(
+        select(
+            Tenant.audit_seq, Tenant.audit_keyed_since, Tenant.audit_head_seal,
+            Tenant.audit_head_key,
+        ).where(Tenant.id == tenant_id)
+    ).first()  # fmt: skip
+    counted = state.audit_seq if state else 0
+    keyed_since = state.audit_keyed_since if state else 1
     stmt = (
         select(AuditEntry)
         .where(AuditEntry.tenant_id == tenant_id)
@@ -151,7 +210,7 @@ def verify_chain(tenant_id: str, anchors: Mapping[int, str] | None = None) -> Ch
         .execution_options(yield_per=500)
     )
     checked = 0
-    prev_hash = GENESIS_HASH
+    prev_hash = head_hash = GENESIS_HASH
     keyed = False
     # Streamed in batches (a server-side cursor on PostgreSQL), closed even on an early return.
     with closing(db.session.scalars(stmt)) as entries:
@@ -159,22 +218,31 @@ def verify_chain(tenant_id: str, anchors: Mapping[int, str] | None = None) -> Ch
             checked += 1
             if entry.seq != checked:
                 return ChainReport(False, checked, checked, f"entry #{checked} is missing")
-            reason = _entry_problem(entry, prev_hash, keyed, anchors.get(entry.seq))
+            reason = _entry_problem(entry, prev_hash, keyed, keyed_since, anchors.get(entry.seq))
             if reason:
                 return ChainReport(False, checked, entry.seq, reason)
             keyed = keyed or entry.key_id is not None
             prev_hash = entry.hash
-    return _check_length(tenant_id, checked, counted, max(anchors, default=0))
+            if entry.seq == counted:
+                head_hash = entry.hash
+    report = _check_length(tenant_id, checked, counted, max(anchors, default=0))
+    if not report.ok or state is None:
+        return report
+    return _check_head(tenant_id, checked, counted, head_hash, state)
 
 
 def _entry_problem(
-    entry: AuditEntry, prev_hash: str, keyed: bool, anchored_hash: str | None
+    entry: AuditEntry, prev_hash: str, keyed: bool, keyed_since: int, anchored_hash: str | None
 ) -> str | None:
     if entry.prev_hash != prev_hash:
         return "link to the previous entry is broken"
     if entry.key_id is None and keyed:
         # Only entries from before the upgrade may be unkeyed: this is a downgrade forgery.
         return "sealed without a key after keyed entries"
+    if entry.key_id is None and entry.seq >= keyed_since:
+        # A tenant keyed from its first entry has no genuine unkeyed one: a whole chain
+        # re-sealed the pre-key way.
+        return f"sealed without a key, but the tenant's chain is keyed from #{keyed_since}"
     try:
         expected = entry_hash(entry)
     except UnknownAuditKey:
@@ -184,6 +252,31 @@ def _entry_problem(
     if anchored_hash is not None and anchored_hash != entry.hash:
         return "hash differs from the anchor taken of this entry"
     return None
+
+
+def _check_head(tenant_id: str, checked: int, counted: int, head_hash: str, state) -> ChainReport:
+    """Entries cut from the end with the counter lowered to match leave a chain that is whole
+    on its own; the seal on the tenant row still names the head it had."""
+    first_after = counted + 1
+    if state.audit_head_seal is None or state.audit_head_key is None:
+        return ChainReport(False, checked, first_after, "the tenant row has no head seal")
+    try:
+        expected = head_seal(
+            tenant_id, counted, head_hash, state.audit_keyed_since, state.audit_head_key
+        )
+    except UnknownAuditKey:
+        return ChainReport(
+            False, checked, first_after, f"the head seal names unknown key {state.audit_head_key}"
+        )
+    if not hmac.compare_digest(expected, state.audit_head_seal):
+        return ChainReport(
+            False,
+            checked,
+            first_after,
+            f"the tenant's head seal does not match entry #{counted}: entries after it were "
+            "removed, or the tenant's audit counter or keyed-since was changed",
+        )
+    return ChainReport(True, checked)
 
 
 def _check_length(tenant_id: str, checked: int, counted: int, anchored: int) -> ChainReport:

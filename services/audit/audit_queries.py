@@ -200,11 +200,13 @@ def chain_status(tenant_id: str) -> audit_log.ChainReport:
         .order_by(AuditEntry.seq.desc())
         .limit(1)
     ).first()
-    # Keyed by the chain's head and the tenant's counter, so a grown (or recreated) chain is
-    # walked afresh, and so is one cut back to a head that was cached as ok: the counter
-    # still remembers the entries that are gone.
-    counter = db.session.scalar(select(Tenant.audit_seq).where(Tenant.id == tenant_id))
-    head_id = f"{head.seq}-{head.hash}-{counter}" if head else f"empty-{counter}"
+    # Keyed by the chain's head and the tenant's counter and head seal, so a grown (or
+    # recreated) chain is walked afresh, and so is one cut back to a head that was cached as
+    # ok: the counter and the seal still remember the entries that are gone.
+    counter, seal = db.session.execute(
+        select(Tenant.audit_seq, Tenant.audit_head_seal).where(Tenant.id == tenant_id)
+    ).first() or (None, None)
+    head_id = f"{head.seq}-{head.hash}-{counter}-{seal}" if head else f"empty-{counter}-{seal}"
     cache_key = redis_store.key("audit-chain", tenant_id, head_id)
     try:
         cached = redis_store.client.get(cache_key)

@@ -52,6 +52,14 @@ NOT_EXPORTED: dict[str, str] = {
     "idempotency_records": "replays of requests made to the source",
     "deprecation_usages": "per-credential usage of deprecated calls at the source",
 }
+# The tenant row's bookkeeping of its live chain: not exported (the chain travels as an
+# archived one) and, on import, what a new tenant's chain starts from.
+FRESH_CHAIN = {
+    "audit_seq": 0,
+    "audit_keyed_since": 1,
+    "audit_head_seal": None,
+    "audit_head_key": None,
+}
 # Travel only with --with-secrets (hashes, never plaintext: nothing here holds any).
 SECRET_TABLES = {"api_keys"}
 # Columns emptied unless --with-secrets: people set a password (or sign in another way).

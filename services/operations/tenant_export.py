@@ -16,7 +16,7 @@ from errors import DomainError
 from extensions import db
 from models import AuditEntry, Tenant
 from services.accounts import tenants
-from services.audit import audit_log
+from services.audit import audit_log, signing
 from services.documents.blobs import blob_store
 from services.operations import archive
 from services.operations.backup import Progress, no_progress
@@ -72,20 +72,21 @@ def export_tenant(
     try:
         with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             tables = _write_tables(zf, files, slug, with_secrets, progress)
-            audit = _write_audit(zf, files, slug)
+            audit = _write_audit(zf, files, slug, tenant_row["audit_keyed_since"])
             _write_blobs(zf, files, slug, progress)
             manifest = {
                 "format": archive.FORMAT,
                 "version": archive.VERSION,
                 "createdAt": clock.rfc3339(clock.now()),
                 "tenant": {k: archive.encode(v) for k, v in tenant_row.items()
-                           if k != "audit_seq"},
+                           if k not in archive.FRESH_CHAIN},
                 "source": {"dialect": db.engine.dialect.name, "revision": _revision()},
                 "withSecrets": with_secrets,
                 "tables": tables,
                 "audit": audit,
                 "files": files,
             }  # fmt: skip
+            manifest[signing.SIGNATURE] = signing.sign(manifest)
             zf.writestr(archive.MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
         os.replace(partial, path)
     finally:
@@ -115,15 +116,21 @@ def _write_tables(zf, files, slug, with_secrets, progress) -> dict:
     return written
 
 
-def _write_audit(zf, files, slug) -> dict:
+def _write_audit(zf, files, slug, keyed_since: int) -> dict:
+    """The chain, its length, head and keyed-since, and the fingerprints of the keys that
+    sealed it and sign the manifest (so an installation holding them checks every seal)."""
     table = AuditEntry.__table__
     stmt = select(table).where(table.c.tenant_id == slug).order_by(table.c.seq)
     member, count, head = _Member(zf, archive.AUDIT_FILE, files), 0, audit_log.GENESIS_HASH
+    key_ids = {audit_log.sealing_key_id()}
     for row in db.session.execute(stmt.execution_options(yield_per=1000)).mappings():
         member.write(_line({k: archive.encode(v) for k, v in row.items()}))
         count, head = count + 1, row["hash"]
+        if row["key_id"] is not None:
+            key_ids.add(row["key_id"])
     member.close()
-    return {"entries": count, "head": head, "tenant": slug}
+    return {"entries": count, "head": head, "tenant": slug, "keyedSince": keyed_since,
+            "keys": signing.fingerprints(key_ids)}  # fmt: skip
 
 
 def _write_blobs(zf, files, slug, progress) -> None:

@@ -1,16 +1,19 @@
 """`flask tenants import FILE [--slug NEW]`: a tenant archive loaded into this installation
 (docs/tenant-archive.md). Ids are kept (prefixed ULIDs: 80 random bits each, so two
 installations never mint the same one); an archive whose ids are already here (imported
-before) is refused whole. The audit chain arrives as an archived chain, checked link by link
-against the manifest's head, and the live chain starts with a `tenant.imported` entry, sealed
-here, that names it (services/audit/imported.py)."""
+before) is refused whole. The manifest's signature is checked when its key is configured here
+(and the import warns when it cannot be). The audit chain arrives as an archived chain, each
+entry checked against its link and its seal, and the live chain starts with a
+`tenant.imported` entry, sealed here, that names it (services/audit/imported.py)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 from sqlalchemy import Table, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -20,8 +23,8 @@ from extensions import db
 from models import Document, ImportedAuditEntry, Tenant
 from models.accounts import SLUG_PATTERN
 from models.base import new_id
-from services.audit import audit_log
-from services.audit.imported import GENESIS_HASH, IMPORTED
+from services.audit import audit_log, signing
+from services.audit.imported import IMPORTED, ChainCheck
 from services.core import transaction
 from services.core.actors import Actor
 from services.documents.blobs import blob_store, delete_if_unused
@@ -45,6 +48,8 @@ class ImportReport:
     blobs: int = 0
     audit_entries: int = 0
     notes: list[str] = field(default_factory=list)
+    # What could not be authenticated (docs/tenant-archive.md, "Signature").
+    warnings: list[str] = field(default_factory=list)
 
 
 def import_tenant(
@@ -61,6 +66,7 @@ def import_tenant(
     reader = archive.ArchiveReader(path)
     try:
         manifest = reader.manifest
+        trust = _authenticate(manifest, pinned=bool(expected_sha256))
         source = manifest["tenant"].get("id")
         target = slug or source
         if not isinstance(target, str) or not re.match(SLUG_PATTERN, target):
@@ -72,11 +78,11 @@ def import_tenant(
             )  # fmt: skip
         reader.verify(progress)
         tables = _tables_of(manifest)
-        report = ImportReport(target)
+        report = ImportReport(target, warnings=trust.warnings)
         stored = _store_blobs(reader, target, progress)
         committed = False
         try:
-            _load(reader, manifest, tables, target, report, progress, archive_sha)
+            _load(reader, manifest, tables, target, report, progress, archive_sha, trust)
             transaction.commit()  # the rows stand before the stored blobs are released to them
             committed = True
         except IntegrityError as error:
@@ -92,6 +98,45 @@ def import_tenant(
         return report
     finally:
         reader.close()
+
+
+@dataclass
+class _Trust:
+    """What authenticates this archive: the audit keys here that are the source's, the
+    manifest's signature, and whether --sha256 pinned the whole file."""
+
+    keys: dict[str, bytes]
+    signature: str
+    pinned: bool
+    warnings: list[str] = field(default_factory=list)
+
+
+def _authenticate(manifest: dict, *, pinned: bool) -> _Trust:
+    """Refuse a manifest whose signature a key here should have made and did not; say so
+    when it cannot be checked here (unsigned, or signed with a key not configured here)."""
+    audit = manifest.get("audit")
+    if not isinstance(audit, dict) or archive.AUDIT_FILE not in manifest["files"]:
+        raise archive.invalid("the manifest has no audit chain")
+    keys = signing.matching_keys(audit.get("keys"), by_id=True)
+    checked = signing.check(manifest, keys)
+    if checked.status == "forged":
+        raise archive.invalid(
+            f"{archive.MANIFEST}'s signature does not verify with audit key "
+            f"{checked.key_id!r} configured here: the manifest was changed after export"
+        )
+    trust = _Trust(keys, checked.status, pinned)
+    if pinned or checked.status == "verified":
+        return trust
+    why = (
+        "is unsigned"
+        if checked.status == "unsigned"
+        else f"is signed with audit key {checked.key_id!r}, which is not configured here"
+    )
+    trust.warnings.append(
+        f"{archive.MANIFEST} {why}: its checksums, and so every member, are taken on trust. "
+        "Import with --sha256 and the sha256 the export printed to check the archive whole."
+    )
+    return trust
 
 
 def _tables_of(manifest: dict) -> list[Table]:
@@ -140,10 +185,11 @@ def _release(stored: list, tenant_id: str, committed: bool) -> None:
             delete_if_unused(tenant_id, blob.sha256)
 
 
-def _load(reader, manifest, tables, target, report, progress, archive_sha) -> None:
+def _load(reader, manifest, tables, target, report, progress, archive_sha, trust) -> None:
     tenant_table = Tenant.__table__
     tenant = {c.name: archive.decode(c, manifest["tenant"].get(c.name)) for c in tenant_table.c}
-    tenant.update(id=target, audit_seq=0)
+    # A new live chain here, keyed from its first entry; `tenant.imported` seals its head.
+    tenant.update(id=target, **archive.FRESH_CHAIN)
     domain = tenant.get("custom_domain")
     if domain and db.session.scalar(select(Tenant.id).where(Tenant.custom_domain == domain)):
         tenant["custom_domain"] = None
@@ -153,8 +199,16 @@ def _load(reader, manifest, tables, target, report, progress, archive_sha) -> No
     for table in progress(tables, "tables", len(tables)):
         report.rows[table.name] = _load_table(reader, table, target, present)
     import_id = new_id("imp")
-    report.audit_entries = _load_audit(reader, manifest, target, import_id)
-    audit = manifest.get("audit") or {}
+    check = _load_audit(reader, manifest, target, import_id, trust.keys)
+    report.audit_entries = check.count
+    if check.unchecked and not trust.pinned:
+        names = ", ".join(repr(k) for k in sorted(check.unchecked))
+        report.warnings.append(
+            f"{sum(check.unchecked.values())} archived audit entries are sealed with audit "
+            f"key {names}, not configured here: their links and head are checked, their "
+            "contents are not."
+        )
+    audit = manifest["audit"]
     audit_log.record(
         target,
         Actor.cli(),
@@ -165,6 +219,8 @@ def _load(reader, manifest, tables, target, report, progress, archive_sha) -> No
             "importId": import_id, "sourceTenant": manifest["tenant"].get("id"),
             "exportedAt": manifest.get("createdAt"), "archiveSha256": archive_sha,
             "entries": audit.get("entries"), "head": audit.get("head"),
+            "keyedSince": audit.get("keyedSince"), "signature": trust.signature,
+            "keys": signing.fingerprints(check.sealed_with - set(check.unchecked)),
             "rows": sum(report.rows.values()),
         },
     )  # fmt: skip
@@ -199,32 +255,36 @@ def _load_table(reader, table: Table, target: str, present: set[str]) -> int:
     return count
 
 
-def _load_audit(reader, manifest: dict, target: str, import_id: str) -> int:
-    audit = manifest.get("audit")
-    if not isinstance(audit, dict) or archive.AUDIT_FILE not in manifest["files"]:
-        raise archive.invalid("the manifest has no audit chain")
-    prev, count, batch = GENESIS_HASH, 0, []
+def _load_audit(reader, manifest: dict, target: str, import_id: str, keys) -> ChainCheck:
+    """The archived chain, each entry checked (services/audit/imported.py) as it is loaded."""
+    audit = manifest["audit"]
+    check = ChainCheck(keys, audit.get("keyedSince"))
+    batch = []
     for row in reader.rows(archive.AUDIT_FILE):
-        count += 1
-        if row.get("seq") != count:
-            raise archive.invalid(f"audit entry #{count} is missing")
-        if row.get("prev_hash") != prev:
-            raise archive.invalid(f"audit entry #{count}: link to the previous entry is broken")
-        prev = row.get("hash")
         values = {k: archive.decode(ImportedAuditEntry.__table__.c[k], row.get(k))
                   for k in _AUDIT_FIELDS}  # fmt: skip
+        source_tenant = row.get("tenant_id")
+        if (
+            not isinstance(source_tenant, str)
+            or not isinstance(values["created_at"], datetime)
+            or not all(isinstance(values[k], str) for k in ("prev_hash", "hash", "action"))
+        ):
+            raise archive.invalid(f"audit entry #{check.count + 1} is malformed")
+        reason = check.problem(SimpleNamespace(**values), source_tenant)
+        if reason:
+            raise archive.invalid(f"audit {reason}")
         batch.append({
             **values, "id": new_id("aui"), "tenant_id": target, "import_id": import_id,
-            "entry_id": row.get("id"), "source_tenant_id": row.get("tenant_id"),
+            "entry_id": row.get("id"), "source_tenant_id": source_tenant,
         })  # fmt: skip
         if len(batch) >= _BATCH:
             db.session.execute(insert(ImportedAuditEntry.__table__), batch)
             batch = []
     if batch:
         db.session.execute(insert(ImportedAuditEntry.__table__), batch)
-    if count != audit.get("entries") or prev != audit.get("head"):
+    if check.count != audit.get("entries") or check.prev != audit.get("head"):
         raise archive.invalid("the audit chain is not the one the manifest describes")
-    return count
+    return check
 
 
 def _reindex(tenant_id: str) -> None:

@@ -106,6 +106,25 @@ def _forge(
     db.session.commit()
 
 
+def _seal_head(tenant_id: str, keyed_since: int) -> None:
+    """What only a holder of the audit key can do (and migration 0032 does once): seal the
+    tenant row's head over the chain as it stands."""
+    seq, head = db.session.execute(
+        select(AuditEntry.seq, AuditEntry.hash)
+        .where(AuditEntry.tenant_id == tenant_id)
+        .order_by(AuditEntry.seq.desc())
+        .limit(1)
+    ).one()
+    key_id = audit_log.sealing_key_id()
+    seal = audit_log.head_seal(tenant_id, seq, head, keyed_since, key_id)
+    db.session.execute(
+        update(Tenant)
+        .where(Tenant.id == tenant_id)
+        .values(audit_keyed_since=keyed_since, audit_head_seal=seal, audit_head_key=key_id)
+    )
+    db.session.commit()
+
+
 def _verdict(tenant_id: str) -> tuple[bool, int | None, str | None]:
     report = audit_log.verify_chain(tenant_id)
     return report.ok, report.broken_seq, report.reason
@@ -146,8 +165,11 @@ def test_a_forgery_resealed_with_a_wrong_key_is_reported(app, chain):
     assert db.session.scalars(tenth).one().key_id == sealing_id
     _forge(chain.id, 10, _hmac_with(b"w" * 43))
     assert _verdict(chain.id) == (False, 10, "contents do not match the hash")
-    # The same rewrite with the real key verifies: it is the key, not the rewrite, that tells.
+    # The same rewrite with the real key, the head resealed too, verifies: it is the key,
+    # not the rewrite, that tells.
     _forge(chain.id, 10, _hmac_with(real_secret))
+    assert "head seal does not match" in _verdict(chain.id)[2]
+    _seal_head(chain.id, keyed_since=1)
     assert _verdict(chain.id) == (True, None, None)
 
 
@@ -160,6 +182,18 @@ def test_lowering_the_counter_to_hide_edits_is_reported(chain):
     )
 
 
+def test_deleting_the_tail_and_lowering_the_counter_is_reported(app, chain):
+    # The attack: the newest five rows go, and the counter is lowered by as many.
+    _delete_from(chain.id, 16)
+    _set_counter(chain.id, 15)
+    ok, broken_seq, reason = _verdict(chain.id)
+    assert (ok, broken_seq) == (False, 16)
+    assert "head seal" in reason
+    result = _cli(app, "audit", "verify", "acme")
+    assert result.exit_code == 2
+    assert "BROKEN at entry #16" in result.output
+
+
 def test_deleting_the_tail_and_lowering_the_counter_is_caught_by_the_anchor(app, chain, tmp_path):
     line = _cli(app, "audit", "anchor", "acme").output.strip()
     slug, seq, head_hash, _created_at = line.split(" ")
@@ -170,23 +204,30 @@ def test_deleting_the_tail_and_lowering_the_counter_is_caught_by_the_anchor(app,
     _delete_from(chain.id, 16)
     _set_counter(chain.id, 15)
 
-    # Without the anchor, the shorter chain looks whole: the database says so throughout.
-    assert _cli(app, "audit", "verify", "acme").output == "ok: 15 entries verified\n"
     for option in (("--anchor", f"{seq}:{head_hash}"), ("--anchor-file", str(anchor_file))):
         result = _cli(app, "audit", "verify", "acme", *option)
         assert result.exit_code == 2
         assert "BROKEN at entry #16: entries 16..20 are missing at the end" in result.output
 
 
+def test_a_whole_chain_resealed_without_a_key_is_reported(app, chain):
+    # The attack: edit an entry, then re-seal the whole chain as the code before keyed
+    # chains did (no key id, plain SHA-256, chained). acme was created keyed.
+    _forge(chain.id, 1, _plain_sha256, drop_key=True)
+    ok, broken_seq, reason = _verdict(chain.id)
+    assert (ok, broken_seq) == (False, 1)
+    assert "sealed without a key" in reason
+    result = _cli(app, "audit", "verify", "acme")
+    assert result.exit_code == 2
+    assert "BROKEN at entry #1: sealed without a key" in result.output
+
+
 def test_a_whole_chain_resealed_without_a_key_is_caught_by_the_anchor(app, chain):
-    # Unkeyed entries from before the upgrade must keep verifying, so a chain rewritten
-    # wholly as unkeyed passes on its own; an anchor taken after the upgrade does not.
     head = _cli(app, "audit", "anchor", "acme").output.split()
     _forge(chain.id, 1, _plain_sha256, drop_key=True)
-    assert _verdict(chain.id) == (True, None, None)
     result = _cli(app, "audit", "verify", "acme", "--anchor", f"{head[1]}:{head[2]}")
     assert result.exit_code == 2
-    assert f"BROKEN at entry #{LENGTH}: hash differs from the anchor" in result.output
+    assert "BROKEN at entry #1" in result.output
 
 
 def test_rotation_verifies_old_entries_with_the_old_key_and_reports_a_removed_one(
@@ -219,6 +260,8 @@ def test_unkeyed_entries_from_before_the_upgrade_still_verify(chain):
         entry.key_id, entry.prev_hash = None, prev_hash
         entry.hash = prev_hash = _plain_sha256(entry)
     db.session.commit()
+    # The upgrade (migration 0032) finds no keyed entry: keyed from the next one.
+    _seal_head(chain.id, keyed_since=LENGTH + 1)
     assert _verdict(chain.id) == (True, None, None)
 
     audit_log.record(chain.id, Actor.system(), "after.upgrade")
@@ -240,3 +283,35 @@ def test_unkeyed_entries_from_before_the_upgrade_still_verify(chain):
     )
     db.session.commit()
     assert _verdict(chain.id) == (False, 21, "contents do not match the hash")
+
+
+def test_moving_keyed_since_to_allow_an_unkeyed_rewrite_is_reported(chain):
+    _forge(chain.id, 1, _plain_sha256, drop_key=True)
+    db.session.execute(
+        update(Tenant).where(Tenant.id == chain.id).values(audit_keyed_since=LENGTH + 1)
+    )
+    db.session.commit()
+    ok, broken_seq, reason = _verdict(chain.id)
+    assert (ok, broken_seq) == (False, LENGTH + 1)
+    assert "keyed-since was changed" in reason
+
+
+def test_an_upgraded_chain_refuses_unkeyed_entries_from_keyed_since_on(chain):
+    # As migration 0032 leaves a chain that was wholly unkeyed: keyed from #21 on.
+    entries = list(db.session.scalars(AuditEntry.query_for_tenant(chain.id)))
+    prev_hash = audit_log.GENESIS_HASH
+    for entry in sorted(entries, key=lambda e: e.seq):
+        entry.key_id, entry.prev_hash = None, prev_hash
+        entry.hash = prev_hash = _plain_sha256(entry)
+    db.session.commit()
+    _seal_head(chain.id, keyed_since=LENGTH + 1)
+    audit_log.record(chain.id, Actor.system(), "after.upgrade")
+    db.session.commit()
+    assert _verdict(chain.id) == (True, None, None)
+
+    _forge(chain.id, LENGTH + 1, _plain_sha256, drop_key=True)
+    assert _verdict(chain.id) == (
+        False,
+        LENGTH + 1,
+        f"sealed without a key, but the tenant's chain is keyed from #{LENGTH + 1}",
+    )

@@ -124,3 +124,76 @@ def test_0031_numbers_writes_and_its_downgrade_keeps_the_ids(make_app, scratch_u
         assert db.session.scalar(text("SELECT count(*) FROM document_search_ids")) == 2
         upgrade()
         db.engine.dispose()
+
+
+def test_0032_seals_the_head_of_every_chain_as_it_stands(make_app, scratch_url):
+    """Chains written before migration 0032 (wholly unkeyed, unkeyed then keyed, keyed from
+    the start) verify after it, each keyed from where its keys began; and then a chain
+    re-sealed without a key, or cut at the end with its counter, no longer does."""
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import text
+
+    from extensions import db
+    from services.audit import audit_log
+    from services.core.actors import Actor
+
+    app = make_app(SQLALCHEMY_DATABASE_URI=scratch_url)
+    key_id = next(iter(app.config["DMS_AUDIT_KEYS"]))
+    chains = {"legacy": [None] * 3, "mixed": [None, None, key_id, key_id], "keyed": [key_id] * 2}
+    with app.app_context():
+        upgrade(revision="0031")
+        for slug, keys in chains.items():
+            db.session.execute(
+                text(
+                    "INSERT INTO tenants (id, name, plan, audit_seq, created_at)"
+                    " VALUES (:t, :t, 'free', :n, :now)"
+                ),
+                {"t": slug, "n": len(keys), "now": datetime.now(UTC)},
+            )
+            prev = audit_log.GENESIS_HASH
+            for seq, key in enumerate(keys, 1):
+                entry = SimpleNamespace(
+                    tenant_id=slug, seq=seq, actor_type="system", actor_id=None,
+                    actor_label="system", action="test.event", target_type=None,
+                    target_id=None, ip=None, user_agent=None, details={"n": seq},
+                    created_at=datetime(2026, 1, 1, tzinfo=UTC), prev_hash=prev, key_id=key,
+                )  # fmt: skip
+                prev = audit_log.entry_hash(entry)
+                db.session.execute(
+                    text(
+                        "INSERT INTO audit_entries (id, tenant_id, seq, actor_type, actor_label,"
+                        " action, details, created_at, prev_hash, hash, key_id) VALUES (:id,"
+                        " :t, :seq, 'system', 'system', 'test.event', :details, :at, :prev,"
+                        " :hash, :key)"
+                    ),
+                    {"id": f"aud_{slug}_{seq}", "t": slug, "seq": seq, "at": entry.created_at,
+                     "details": f'{{"n": {seq}}}', "prev": entry.prev_hash, "hash": prev,
+                     "key": key},
+                )  # fmt: skip
+        db.session.commit()
+        upgrade()
+        since = dict(db.session.execute(text("SELECT id, audit_keyed_since FROM tenants")).all())
+        assert since == {"legacy": 4, "mixed": 3, "keyed": 1}
+        for slug in chains:
+            assert audit_log.verify_chain(slug).ok, slug
+            audit_log.record(slug, Actor.system(), "after.upgrade")
+            db.session.commit()
+            assert audit_log.verify_chain(slug).ok, slug
+
+        db.session.execute(text("DELETE FROM audit_entries WHERE tenant_id = 'keyed' AND seq = 3"))
+        db.session.execute(text("UPDATE tenants SET audit_seq = 2 WHERE id = 'keyed'"))
+        db.session.execute(text("UPDATE audit_entries SET key_id = NULL WHERE tenant_id = 'mixed'"))
+        db.session.commit()
+        assert "head seal does not match" in audit_log.verify_chain("keyed").reason
+        assert "keyed from #3" in audit_log.verify_chain("mixed").reason
+        # Its downgrade drops the columns and nothing else (no copy of `tenants` cascading).
+        entries = "SELECT count(*) FROM audit_entries"
+        before = db.session.scalar(text(entries))
+        db.session.remove()
+        downgrade(revision="0031")
+        assert db.session.scalar(text(entries)) == before > 0
+        db.session.remove()
+        db.engine.dispose()

@@ -283,6 +283,82 @@ def test_a_broken_archived_chain_is_refused(exported, fresh_install):
     _refused(fresh_install, exported, "audit entry #2")
 
 
+def _same_key(app, fresh_install):
+    """Another installation that holds this one's audit key (the operator's, on both sides)."""
+    return migrated(fresh_install(DMS_AUDIT_KEYS=dict(app.config["DMS_AUDIT_KEYS"])))
+
+
+def _edit_entry_and_fix_the_manifest(members, keep_signature: bool = True) -> None:
+    """The attack: entry #2 says someone else did it; the manifest's size and sha256 of
+    audit/entries.jsonl are made to match again."""
+    lines = members[archive.AUDIT_FILE].splitlines()
+    entry = json.loads(lines[1])
+    entry["actor_label"] = "someone-else@x.test"
+    lines[1] = json.dumps(entry, ensure_ascii=False, sort_keys=True).encode()
+    data = b"\n".join(lines) + b"\n"
+    members[archive.AUDIT_FILE] = data
+    manifest = json.loads(members["manifest.json"])
+    manifest["files"][archive.AUDIT_FILE] = {
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "size": len(data),
+    }
+    if not keep_signature:
+        manifest.pop("signature", None)
+    members["manifest.json"] = json.dumps(manifest).encode()
+
+
+def _refused_by(other, path: Path, message: str) -> None:
+    result = cli(other, "tenants", "import", str(path))
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+    with other.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Tenant)) == 0
+
+
+def test_an_edited_audit_entry_with_its_checksum_fixed_is_refused(app, exported, fresh_install):
+    _rewrite(exported, _edit_entry_and_fix_the_manifest)
+    _refused_by(_same_key(app, fresh_install), exported, "signature does not verify")
+
+
+def test_an_edited_audit_entry_in_an_unsigned_archive_is_refused(app, exported, fresh_install):
+    _rewrite(exported, lambda members: _edit_entry_and_fix_the_manifest(members, False))
+    _refused_by(_same_key(app, fresh_install), exported, "audit entry #2: contents do not match")
+
+
+def test_an_edited_manifest_is_refused(app, exported, fresh_install):
+    def change(members):
+        manifest = json.loads(members["manifest.json"])
+        manifest["tenant"]["plan"] = "enterprise"
+        members["manifest.json"] = json.dumps(manifest).encode()
+
+    _rewrite(exported, change)
+    _refused_by(_same_key(app, fresh_install), exported, "signature does not verify")
+
+
+def test_a_signed_archive_imports_quietly_where_its_key_is_configured(app, exported, fresh_install):
+    other = _same_key(app, fresh_install)
+    result = cli(other, "tenants", "import", str(exported))
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    verified = cli(other, "audit", "verify", "acme")
+    assert verified.exit_code == 0, verified.output
+
+
+def test_an_archive_whose_key_is_not_configured_here_is_imported_with_a_warning(
+    exported, fresh_install
+):
+    other = _elsewhere(fresh_install)
+    result = cli(other, "tenants", "import", str(exported))
+    assert result.exit_code == 0, result.output
+    assert "warning: manifest.json is signed with audit key" in result.output
+    assert "not configured here" in result.output
+    assert "archived audit entries are sealed with audit key" in result.output
+    # With the sha256 the export printed, the archive is checked whole: nothing to warn of.
+    pinned = cli(_elsewhere(fresh_install), "tenants", "import", str(exported), "--sha256",
+                 _sha(exported))  # fmt: skip
+    assert pinned.exit_code == 0 and "warning" not in pinned.output
+
+
 def test_not_a_zip_is_refused(tmp_path, fresh_install):
     bogus = tmp_path / "bogus.zip"
     bogus.write_bytes(b"PK not really")
@@ -350,3 +426,18 @@ def test_an_archived_entry_altered_after_import_is_reported(exported, fresh_inst
     result = cli(other, "audit", "verify", "acme")
     assert result.exit_code == 2
     assert "BROKEN imported chain" in result.output and "entry #2 is missing" in result.output
+
+
+def test_an_archived_entry_edited_after_import_is_reported_where_its_key_is_configured(
+    app, exported, fresh_install
+):
+    other = _same_key(app, fresh_install)
+    assert cli(other, "tenants", "import", str(exported)).exit_code == 0
+    with other.app_context():
+        table = db.metadata.tables["imported_audit_entries"]
+        edit = db.update(table).where(table.c.seq == 2).values(actor_label="someone-else")
+        db.session.execute(edit)
+        db.session.commit()
+    result = cli(other, "audit", "verify", "acme")
+    assert result.exit_code == 2
+    assert "entry #2: contents do not match its hash" in result.output
