@@ -258,6 +258,9 @@ def test_private_and_plain_http_endpoints_are_refused_unless_allowed(
         ("https://169.254.169.254/latest", "metadata"),
         ("https://[::ffff:127.0.0.1]/push", "loopback"),
         ("https://localhost/push", "this machine"),
+        ("https://127.1/push", "loopback"),  # IPv4 as resolvers read it (inet_aton)
+        ("https://0x7f000001/push", "loopback"),
+        ("https://0xA9.0xFE.0xA9.0xFE/latest", "metadata"),
     ]:
         response = _post(client, person_headers, "web", browser.subscription(endpoint))
         assert words in _refusal(response, "DeviceToken"), endpoint
