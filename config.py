@@ -7,6 +7,7 @@ import re
 import secrets
 import sqlite3
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def _bool(name: str, default: bool) -> bool:
@@ -67,6 +68,11 @@ class Config:
         )
         # Tenants are served at <slug>.<DMS_BASE_DOMAIN> when set.
         self.DMS_BASE_DOMAIN = (os.environ.get("DMS_BASE_DOMAIN") or "").lower().strip(".")
+        # The OAuth issuer (docs/oauth.md): discovery's `issuer` and every access token's `iss`
+        # and `aud`. Unset: each request's own scheme://host[:port], so a token is accepted
+        # only at the host that issued it; set it when clients sign in at one address and call
+        # the API at another (a tenant's subdomain and its custom domain).
+        self.DMS_ISSUER = issuer_setting(os.environ.get("DMS_ISSUER"))
         # Webhook URLs (docs/webhooks.md): private, loopback and link-local addresses are
         # refused on every attempt unless this is set (tests, single-VM setups); plain http
         # is refused unless DMS_WEBHOOK_ALLOW_HTTP is set.
@@ -196,6 +202,18 @@ WEBPUSH_HOSTS = (
     "fcm.googleapis.com,updates.push.services.mozilla.com,push.services.mozilla.com,"
     "notify.windows.com,push.apple.com"
 )
+
+
+def issuer_setting(raw: str | None) -> str | None:
+    """DMS_ISSUER as an RFC 8414 issuer: an http(s) URL with no query or fragment, kept
+    without its trailing slash; None when unset."""
+    value = (raw or "").strip().rstrip("/")
+    if not value:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or parts.fragment:
+        raise ValueError("DMS_ISSUER must be an http(s) URL without query or fragment")
+    return value
 
 
 def _normalise_db_url(url: str) -> str:

@@ -13,6 +13,7 @@ from api.openapi_rules import operation
 from api.validation import body_documented, parse_json, responds
 from errors import DomainError
 from services.accounts import roles, sign_in
+from services.accounts.tokens import issuer
 from services.accounts.user_grants import UserGrant
 from services.accounts.wire import CallerOut, LoginBody, TokenOut
 from services.core.transaction import transactional
@@ -56,7 +57,8 @@ def login():
         # throttle's count along with everything else.
         return error_response(DomainError(outcome.status, code, outcome.error, headers=headers))
     user = UserGrant.of(outcome.principal)
-    pair = tokens.issue(user, tokens.FIRST_PARTY, sorted(roles.scopes_for(user.role)))
+    scopes = sorted(roles.scopes_for(user.role))
+    pair = tokens.issue(user, tokens.FIRST_PARTY, scopes, issuer=issuer(request.host_url))
     item = g.get("deprecation")
     if item is not None:  # the form-encoded variant: counted against the person who used it
         deprecations.record_use(tenant.id, item, user.id, "user", user.email)

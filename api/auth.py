@@ -232,15 +232,20 @@ def _key_credential(secret: str) -> Credential:
 
 
 def _token_credential(token: str) -> Credential:
-    """A user's access token: signature and expiry, the user still active in the claimed
-    tenant, its family not revoked; no SQL while nothing changed (auth generation)."""
-    claims = tokens.verify_access_token(token, current_app.config["SECRET_KEY"])
+    """A user's access token: signature and claims (services/accounts/tokens.py), the user
+    still active in the claimed tenant, its family theirs and not revoked; no SQL while
+    nothing changed (auth generation)."""
+    claims = tokens.verify_access_token(
+        token, current_app.config["SECRET_KEY"], tokens.issuer(request.host_url)
+    )
     generation = auth_generation.for_request()  # for the user and the family
     user = user_grants.lookup(claims["sub"], generation)
-    if user is None or not user.active or user.tenant_id != claims.get("tenant_id"):
+    if user is None or not user.active or user.tenant_id != claims["tenant_id"]:
         raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.")
-    family = claims.get("fam")
-    if isinstance(family, str) and oauth_tokens.family_revoked(family, generation):
+    family = oauth_tokens.family_state(claims["fam"], user.tenant_id, generation)
+    if family.user_id != user.id:  # no such family, or another person's
+        raise DomainError(401, "INVALID_TOKEN", "The access token is not valid.")
+    if family.revoked:
         raise DomainError(401, "INVALID_TOKEN", "The access token has been revoked.")
     # What the token was granted, narrowed to what the user's role allows now.
     scopes = frozenset(str(claims.get("scope", "")).split()) & roles.scopes_for(user.role)

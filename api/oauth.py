@@ -14,6 +14,7 @@ import tenancy
 from api.openapi_rules import operation
 from api.validation import operation_documented
 from models import SCOPES
+from services.accounts import tokens as access_tokens
 from services.accounts.wire import TokenOut
 from services.core.transaction import transactional
 from services.oauth import server as oauth_server
@@ -114,8 +115,11 @@ bp = Blueprint("oauth", __name__)
 
 
 def _for_this_host() -> None:
+    """What the authorization server needs of the request's host: the tenant it names (an
+    app serves only its own) and the issuer of the tokens it issues and revokes."""
     host = tenancy.host_tenant()
     g.oauth_host_tenant = host.id if host is not None else None
+    g.oauth_issuer = access_tokens.issuer(request.host_url)
 
 
 def _invalid_request():
@@ -157,7 +161,7 @@ def revoke():
 @operation("getOauthServerMetadata")
 def metadata():
     """RFC 8414: where the endpoints are and what this server supports (S256 only)."""
-    issuer = request.host_url.rstrip("/")
+    issuer = access_tokens.issuer(request.host_url)  # also every access token's `iss`
     return jsonify(
         {
             "issuer": issuer,

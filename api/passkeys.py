@@ -15,6 +15,7 @@ from errors import DomainError
 from models import User
 from services.accounts import roles
 from services.accounts.tenants import TenantRef
+from services.accounts.tokens import issuer
 from services.accounts.user_grants import UserGrant
 from services.accounts.wire import TokenOut
 from services.core.transaction import transactional
@@ -108,5 +109,6 @@ def passkey_authentication_verify(body: PasskeyAuthenticationVerifyBody):
     if outcome.refusal is not None:
         return error_response(outcome.refusal)  # returned, not raised: the audit entry stays
     user = UserGrant.of(outcome.user)
-    pair = tokens.issue(user, tokens.FIRST_PARTY, sorted(roles.scopes_for(user.role)))
+    scopes = sorted(roles.scopes_for(user.role))
+    pair = tokens.issue(user, tokens.FIRST_PARTY, scopes, issuer=issuer(request.host_url))
     return ok(pair.as_dict(), headers=NO_STORE)

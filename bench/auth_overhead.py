@@ -49,7 +49,8 @@ from services.oauth import tokens
 app = create_app(commands=False)
 with app.app_context():
     user = UserGrant.of(db.session.get(User, sys.argv[1]))
-    pair = tokens.issue(user, tokens.FIRST_PARTY, sorted(roles.scopes_for(user.role)))
+    scopes = sorted(roles.scopes_for(user.role))
+    pair = tokens.issue(user, tokens.FIRST_PARTY, scopes, issuer=app.config["DMS_ISSUER"])
     db.session.commit()
     print(pair.access_token)
 """
@@ -100,6 +101,8 @@ def _prepare(args, workdir: Path, tokens: bool) -> tuple[dict, str, str | None]:
         "DMS_LOG_JSON": "0",
         "DMS_LOG_LEVEL": "WARNING",
         "DMS_ENV_FILE": str(workdir / "none.env"),
+        # One issuer for the token minted here and the servers on ports chosen later.
+        "DMS_ISSUER": "http://bench.invalid",
     }
     _flask(env, "db", "upgrade", "heads")
     _flask(env, "tenants", "create", TENANT, "--plan", "enterprise")

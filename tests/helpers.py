@@ -88,12 +88,23 @@ def forget_jobs() -> None:
     queue.queue().empty()
 
 
-def user_token(app, user) -> str:
+def user_token(app, user, scopes=None, host: str = "localhost") -> str:
+    """An access token of `user` (every scope unless `scopes`), issued as a sign-in at `host`
+    issues it: with its refresh-token family stored, for that host's issuer."""
     from models import SCOPES
-    from services.accounts import tokens
+    from services.accounts import tokens as access_tokens
+    from services.core import transaction
+    from services.oauth import tokens
 
-    with app.app_context():
-        return tokens.issue_access_token(user, sorted(SCOPES), app.config["SECRET_KEY"])
+    with app.test_request_context(base_url=f"http://{host}"):
+        pair = tokens.issue(
+            user,
+            tokens.FIRST_PARTY,
+            sorted(SCOPES if scopes is None else scopes),
+            issuer=access_tokens.issuer(f"http://{host}"),
+        )
+        transaction.commit()
+        return pair.access_token
 
 
 def bearer(app, tenant, user) -> dict[str, str]:

@@ -14,6 +14,7 @@ capability names its own, with its own settings for private addresses (`allow_pr
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import threading
 import time
@@ -152,10 +153,24 @@ def resolve(url: str, *, allow_private: bool) -> Target:
     return Target(scheme, host, port, str(addresses[0]), target)
 
 
+# What inet_aton may read as an IPv4 address: digits, hex digits, `x` and dots. Anything else
+# is a name (inet_aton itself also takes "1.2.3.4 anything", which no URL host should be).
+_IPV4_CHARACTERS = re.compile(r"[0-9a-fA-FxX.]+")
+
+
 def _literal(host: str) -> IPAddress | None:
+    """The address `host` spells, as the resolver reads it, or None for a name. IPv4 in the
+    forms inet_aton accepts counts (`127.1`, `2130706433`, `0x7f000001`, `0177.0.0.1`):
+    getaddrinfo turns them into addresses without asking DNS, so they are addresses here too."""
     try:
         return ipaddress.ip_address(host.strip("[]"))
     except ValueError:
+        pass
+    if not _IPV4_CHARACTERS.fullmatch(host):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
         return None
 
 

@@ -19,6 +19,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from errors import FieldError, validation_failed
+from services.forms import patterns as pattern_shapes
 
 MAX_PROPERTIES = 200  # top-level fields of a form
 MAX_SCHEMA_BYTES = 256 * 1024
@@ -210,13 +211,6 @@ def _unresolved(schema: dict, path: str, ref: str) -> Iterator[str]:
         yield f"$ref {ref[:100]!r} at {path} points to nothing in the schema."
 
 
-def _probes(pattern: str) -> list[str]:
-    """Strings that make backtracking patterns blow up: long runs of the characters the
-    pattern names, then one that fails the match."""
-    chars = [*list(dict.fromkeys(c for c in pattern if c.isalnum()))[:8], "a", "0", " "]
-    return [c * 48 + "\x00" for c in dict.fromkeys(chars)]
-
-
 def _pattern_problems(patterns: list[tuple[str, str]]) -> Iterator[str]:
     deadline = time.monotonic() + PROBE_BUDGET
     for path, pattern in patterns:
@@ -228,7 +222,14 @@ def _pattern_problems(patterns: list[tuple[str, str]]) -> Iterator[str]:
         except regex.error as exc:
             yield f"pattern at {path} is not a valid regular expression ({exc})."
             continue
-        for probe in _probes(pattern):
+        shape, probes = pattern_shapes.examine(pattern)
+        if shape:
+            yield (
+                f"pattern at {path} risks catastrophic backtracking: {shape}; make what "
+                "repeats unambiguous (`(a+)+` is `a+`, `(a|aa)+` is `a+`)."
+            )
+            continue
+        for probe in probes:
             left = min(PATTERN_TIMEOUT, deadline - time.monotonic())
             try:
                 if left <= 0:

@@ -240,7 +240,7 @@ class Revocation(RevocationEndpoint):
             return _Refresh(row)
         try:
             claims = access_tokens.verify_access_token(
-                token_string, current_app.config["SECRET_KEY"]
+                token_string, current_app.config["SECRET_KEY"], g.oauth_issuer
             )
         except DomainError:
             return None  # unknown, expired or foreign tokens: nothing to revoke (RFC 7009 §2.2)
@@ -273,7 +273,9 @@ def _access_token(client: AppClient, grant_type: str, user: User, scope: str) ->
     # One family per code exchange; a refresh continues the family it came from.
     family = g.get("oauth_family") or new_id("fam")
     g.oauth_family = family
-    return tokens.access_token_for(user, client.get_client_id(), scope.split(), family)
+    return tokens.access_token_for(
+        user, client.get_client_id(), scope.split(), family, g.oauth_issuer
+    )
 
 
 def _refresh_token(client: AppClient, grant_type: str, user: User, scope: str) -> str:

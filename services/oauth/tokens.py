@@ -60,11 +60,14 @@ def new_refresh_token() -> str:
     return REFRESH_PREFIX + secrets.token_urlsafe(32)
 
 
-def access_token_for(user: UserGrant, client_id: str, scopes: list[str], family_id: str) -> str:
+def access_token_for(
+    user: UserGrant, client_id: str, scopes: list[str], family_id: str, issuer: str
+) -> str:
     return access_tokens.issue_access_token(
         user,
         scopes,
         current_app.config["SECRET_KEY"],
+        issuer=issuer,
         client_id=client_id,
         family_id=family_id,
     )
@@ -89,15 +92,14 @@ def store_refresh_token(
     return row
 
 
-def issue(
-    user: UserGrant, client_id: str, scopes: list[str], family_id: str | None = None
-) -> TokenPair:
-    """A new access token and refresh token (a new family unless `family_id` is given)."""
-    family = family_id or new_id("fam")
+def issue(user: UserGrant, client_id: str, scopes: list[str], *, issuer: str) -> TokenPair:
+    """A new access token and refresh token, of a new family, for `issuer`
+    (services/accounts/tokens.issuer)."""
+    family = new_id("fam")
     scope = " ".join(sorted(set(scopes)))
     refresh = new_refresh_token()
     store_refresh_token(user, client_id, scope, refresh, family)
-    return TokenPair(access_token_for(user, client_id, scopes, family), refresh, scope,
+    return TokenPair(access_token_for(user, client_id, scopes, family, issuer), refresh, scope,
                      family_id=family)  # fmt: skip
 
 
@@ -181,19 +183,30 @@ def last_used(user_id: str, client_id: str):
     )
 
 
-def family_revoked(family_id: str, generation: str | None) -> bool:
-    """Whether the family was revoked (remembered per process under `generation`, which is
-    `auth_generation.current()` read before any database read of the request)."""
-    known = _FAMILIES.get(family_id, generation)
+@dataclass(frozen=True)
+class FamilyState:
+    """What the API needs to know of a family: whose it is (None: no such family) and
+    whether it was revoked."""
+
+    user_id: str | None
+    revoked: bool
+
+
+def family_state(family_id: str, tenant_id: str, generation: str | None) -> FamilyState:
+    """The tenant's family's owner and whether it was revoked (remembered per process under
+    `generation`, which is `auth_generation.current()` read before any database read of the
+    request). Every access token we issue belongs to a stored family, so a family with no
+    row was never ours."""
+    key = f"{tenant_id}:{family_id}"
+    known = _FAMILIES.get(key, generation)
     if known is not auth_generation.MISSING:
         return known
-    revoked = (
-        db.session.scalar(
-            select(OAuthToken.id)
-            .where(OAuthToken.family_id == family_id, OAuthToken.revoked_at.is_not(None))
-            .limit(1)
+    owner, revoked = db.session.execute(
+        select(func.max(OAuthToken.user_id), func.count(OAuthToken.revoked_at)).where(
+            OAuthToken.tenant_id == tenant_id, OAuthToken.family_id == family_id
         )
-        is not None
-    )
-    _FAMILIES.put(family_id, revoked, generation)
-    return revoked
+    ).one()
+    state = FamilyState(owner, revoked > 0)
+    if owner is not None:  # a new family's row is an insert, which renews no generation
+        _FAMILIES.put(key, state, generation)
+    return state

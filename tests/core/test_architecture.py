@@ -361,7 +361,6 @@ UNSCOPED_LOADS = {
     "services/oauth/server.py:CodeGrant.query_authorization_code": "a code, by its digest",
     "services/oauth/server.py:Revocation.query_token": "the family a verified token names",
     "services/oauth/tokens.py:find_refresh": "a refresh token, by its digest",
-    "services/oauth/tokens.py:family_revoked": "the family a verified access token names",
     "services/passkeys/credentials.py:find": "a credential id is unique in the installation",
     "services/forms/forms.py:get_public_form": "a public form's id is its page's address",
     # Inside a statement that is the tenant's already.

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 import clock
-from tests.helpers import auth_headers
+from tests.helpers import auth_headers, user_token
 
 URL = "/api/v1/documents"
 
@@ -151,10 +151,8 @@ def test_forwarded_for_counts_behind_a_trusted_proxy(make_app, tenant, create_ke
 
 
 def test_access_token_expires_after_an_hour(client, app, tenant, create_user):
-    from services.accounts.tokens import issue_access_token
-
     user = create_user(tenant, role="member")
-    token = issue_access_token(user, ["documents:read"], app.config["SECRET_KEY"])
+    token = user_token(app, user, ["documents:read"])
     assert client.get(URL, headers=auth_headers(token)).status_code == 200
     clock.shift(timedelta(hours=1, seconds=1))
     response = client.get(URL, headers=auth_headers(token))
@@ -166,25 +164,26 @@ def test_tampered_token_is_invalid(client, app, tenant, create_user):
     from services.accounts.tokens import issue_access_token
 
     user = create_user(tenant, role="member")
-    token = issue_access_token(user, ["documents:read"], app.config["SECRET_KEY"])
+    token = user_token(app, user, ["documents:read"])
     header, payload, signature = token.split(".")
     forged = f"{header}.{payload}.{signature[:-2]}AA"
     response = client.get(URL, headers=auth_headers(forged))
     assert response.status_code == 401
     assert _error(response) == "INVALID_TOKEN"
-    other = issue_access_token(user, ["documents:read"], "another-secret")
+    other = issue_access_token(
+        user, ["documents:read"], "another-secret", issuer="http://localhost", family_id="fam_x"
+    )
     assert _error(client.get(URL, headers=auth_headers(other))) == "INVALID_TOKEN"
 
 
 def test_token_of_a_deactivated_user_is_refused(client, app, tenant, create_user):
     from extensions import db
     from models import User
-    from services.accounts.tokens import issue_access_token
     from services.accounts.users import set_active
     from services.core.actors import Actor
 
     user = create_user(tenant, role="member")
-    token = issue_access_token(user, ["documents:read"], app.config["SECRET_KEY"])
+    token = user_token(app, user, ["documents:read"])
     with app.app_context():
         set_active(db.session.get(User, user.id), False, Actor.system())
         db.session.commit()

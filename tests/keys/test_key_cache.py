@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from tests.helpers import auth_headers
+from tests.helpers import auth_headers, user_token
 from tests.support import statements
 
 URL = "/api/v1/documents"
@@ -206,11 +206,7 @@ def test_an_access_token_seen_before_needs_no_sql(app, client, tenant, member):
     """The user, their tenant and the token family are remembered like a key: a second call
     to /me (which reads nothing itself) runs no SQL at all, whichever source names the
     tenant (the header, or the token's claim as the fourth source)."""
-    from models import SCOPES
-    from services.accounts import tokens
-
-    with app.app_context():
-        token = tokens.issue_access_token(member, sorted(SCOPES), app.config["SECRET_KEY"])
+    token = user_token(app, member)
     for headers in (auth_headers(token, tenant.id), auth_headers(token)):
         per_call = []
         for _ in range(2):

@@ -8,7 +8,7 @@ import threading
 
 from sqlalchemy import select
 
-from tests.helpers import auth_headers
+from tests.helpers import auth_headers, user_token
 
 API = "/api/v1/notifications"
 
@@ -84,14 +84,9 @@ def test_an_api_key_has_no_notifications(client, headers):
 
 
 def test_scopes_are_needed(app, client, tenant, member, notify):
-    from services.accounts import tokens
-
     ntf = notify(member)
-    with app.app_context():
-        read_only = tokens.issue_access_token(
-            member, ["notifications:read"], app.config["SECRET_KEY"]
-        )
-        nothing = tokens.issue_access_token(member, ["documents:read"], app.config["SECRET_KEY"])
+    read_only = user_token(app, member, ["notifications:read"])
+    nothing = user_token(app, member, ["documents:read"])
     assert client.get(API, headers=auth_headers(nothing, tenant.id)).status_code == 403
     assert client.get(API, headers=auth_headers(read_only, tenant.id)).status_code == 200
     refused = client.post(f"{API}/{ntf}/read", headers=auth_headers(read_only, tenant.id))

@@ -305,8 +305,8 @@ def test_forged_tokens_are_invalid(app, client, tenant, person, kind):
     from joserfc import jwt
     from joserfc.jwk import OctKey
 
-    claims = {"iss": "dms", "sub": person.id, "tenant_id": tenant.id, "scope": "documents:read",
-              "exp": int(clock.now().timestamp()) + 600}  # fmt: skip
+    claims = {"iss": "http://localhost", "sub": person.id, "tenant_id": tenant.id,
+              "scope": "documents:read", "exp": int(clock.now().timestamp()) + 600}  # fmt: skip
     if kind == "alg-none":
         head = base64.urlsafe_b64encode(b'{"alg":"none","typ":"at+jwt"}').rstrip(b"=").decode()
         body = base64.urlsafe_b64encode(__import__("json").dumps(claims).encode())

@@ -16,7 +16,7 @@ from config import WEBPUSH_HOSTS
 from extensions import db
 from models import PushSubscription
 from services.core.outbound import refusal_reason
-from tests.helpers import audit_actions, auth_headers, bearer
+from tests.helpers import audit_actions, auth_headers, bearer, user_token
 from tests.push.conftest import APNS_TOKEN, FCM_TOKEN, Browser, b64url
 
 API = "/api/v1/push/subscriptions"
@@ -171,12 +171,8 @@ def test_api_keys_are_refused_a_person_is_needed(client, providers, headers):
 
 
 def test_scopes(app, client, providers, tenant, person):
-    from services.accounts import tokens
-
     def token_with(scopes: list[str]) -> dict[str, str]:
-        with app.app_context():
-            secret = tokens.issue_access_token(person, scopes, app.config["SECRET_KEY"])
-        return auth_headers(secret, tenant.id)
+        return auth_headers(user_token(app, person, scopes), tenant.id)
 
     reader = token_with(["notifications:read"])
     refused = _post(client, reader, "ios", APNS_TOKEN)
@@ -262,6 +258,9 @@ def test_private_and_plain_http_endpoints_are_refused_unless_allowed(
         ("https://169.254.169.254/latest", "metadata"),
         ("https://[::ffff:127.0.0.1]/push", "loopback"),
         ("https://localhost/push", "this machine"),
+        ("https://127.1/push", "loopback"),  # IPv4 as resolvers read it (inet_aton)
+        ("https://0x7f000001/push", "loopback"),
+        ("https://0xA9.0xFE.0xA9.0xFE/latest", "metadata"),
     ]:
         response = _post(client, person_headers, "web", browser.subscription(endpoint))
         assert words in _refusal(response, "DeviceToken"), endpoint

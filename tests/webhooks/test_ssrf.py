@@ -120,6 +120,56 @@ def test_creation_refuses_what_it_can_tell_without_resolving(url):
     assert outbound.url_problem(url, allow_http=False, allow_private=False)
 
 
+# IPv4 addresses as resolvers read them (inet_aton): fewer than four parts, octal and hex
+# parts, leading zeros. Each is 127.0.0.1 or 0.0.0.0 to getaddrinfo.
+IPV4_SPELLINGS = [
+    ("https://127.1/", "127.0.0.1"),
+    ("https://0/", "0.0.0.0"),  # noqa: S104 (an address refused, not a bind)
+    ("https://2130706433/", "127.0.0.1"),
+    ("https://0x7f000001/", "127.0.0.1"),
+    ("https://0177.0.0.1/", "127.0.0.1"),
+    ("https://017700000001/", "127.0.0.1"),
+    ("https://127.000.000.001/", "127.0.0.1"),
+    ("https://0x7f.1/", "127.0.0.1"),
+    ("https://10.1/", "10.0.0.1"),
+    ("https://0xA9.0xFE.0xA9.0xFE/latest/", "169.254.169.254"),
+    ("https://127.0.0.1./", "127.0.0.1"),
+]
+
+
+@pytest.mark.parametrize(("url", "address"), IPV4_SPELLINGS)
+def test_ipv4_in_any_spelling_is_refused_at_save(url, address):
+    problem = outbound.url_problem(url, allow_http=False, allow_private=False)
+    assert problem and problem.startswith("points at"), problem
+
+
+@pytest.mark.parametrize(("url", "address"), IPV4_SPELLINGS)
+def test_ipv4_in_any_spelling_is_checked_as_that_address_without_dns(url, address, monkeypatch):
+    def no_dns(*args, **kwargs):
+        raise AssertionError("an IPv4 literal needs no lookup")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_dns)
+    with pytest.raises(AddressRefused, match="refused"):
+        outbound.resolve(url, allow_private=False)
+    assert outbound.resolve(url, allow_private=True).address == address
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://8.8.8.8/", "https://0x8080808/", "https://134744072/", "https://1.2.3/"],
+)
+def test_public_addresses_in_any_spelling_pass(url):
+    assert outbound.url_problem(url, allow_http=False, allow_private=False) is None
+
+
+@pytest.mark.parametrize(
+    "url", ["https://1e3/", "https://0x/", "https://08.1/", "https://1.2.3.4.5/", "https://a.1/"]
+)
+def test_names_that_only_look_numeric_are_names(url):
+    """What inet_aton does not take is a name, resolved (and checked) at each attempt."""
+    assert outbound.url_problem(url, allow_http=False, allow_private=False) is None
+
+
 def test_operator_switches(url="http://10.0.0.1:8080/x"):
     assert outbound.url_problem(url, allow_http=True, allow_private=True) is None
     assert outbound.resolve(url, allow_private=True).address == "10.0.0.1"
