@@ -246,9 +246,9 @@ def record_download(shared: Shared, actor: Actor) -> None:
         .values(downloads=ShareLink.downloads + 1, last_downloaded_at=now)
         .execution_options(synchronize_session=False)
     ).rowcount
-    if counted != 1:
-        raise Gone(_GONE[LinkState.USED_UP])
     db.session.refresh(link)
+    if counted != 1:
+        raise Gone(_GONE.get(state_of(link, now), _GONE[LinkState.USED_UP]))
     details = {
         "shareLinkId": link.id,
         "documentId": shared.document.id,
