@@ -125,6 +125,10 @@ CAPABILITIES = (
         "api services models tests docs cli",
     ),
     _capability(
+        "sharing", "share links: expiring, revocable public downloads of a document",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
         "analytics", "usage and content counters and their charts",
         "api services models tests docs jobs cli",
     ),

@@ -13,6 +13,7 @@ import uuid
 from flask import Flask, current_app, g, request
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
+import tenancy
 from errors import DomainError
 
 _REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
@@ -108,17 +109,18 @@ def init_app(app: Flask) -> None:
         metrics.requests.labels(endpoint, request.method, str(response.status_code)).inc()
         metrics.latency.labels(endpoint, request.method).observe(elapsed)
         if not request.path.startswith("/static/"):
+            path = tenancy.loggable_path()
             tenant = g.get("tenant")
             credential = g.get("credential")
             request_log.info(
                 "%s %s %s",
                 request.method,
-                request.path,
+                path,
                 response.status_code,
                 extra={
                     "request_id": g.get("request_id"),
                     "method": request.method,
-                    "path": request.path,
+                    "path": path,
                     "status": response.status_code,
                     "latency_ms": round(elapsed * 1000, 2),
                     "tenant": tenant.id if tenant is not None else None,

@@ -32,6 +32,7 @@ class PathClass:
     lifecycle: bool = False  # Deprecation/Sunset/Link and the beta tier header
     documented: bool = False  # described in the OpenAPI document
     csrf: bool = False  # HTML forms posted with a session cookie need a CSRF token
+    secret_path: bool = False  # the path holds a secret: logs name only the prefix
 
 
 _SIGN_IN = ("/api/v1/login", "/api/v1/auth/", "/oauth/token", "/oauth/revoke")
@@ -49,6 +50,9 @@ PATH_CLASSES: tuple[PathClass, ...] = (
     # Public form pages (portal/forms.py): anyone may post them, so each client IP is
     # counted, and their forms carry a CSRF token like the portal's.
     PathClass("public-forms", ("/f/",), "ip", envelope=False, rate_headers=False, csrf=True),
+    # Share links' public pages (portal/sharing.py): the token in the path is a secret, kept
+    # out of the logs; each client IP is counted; the password form has its own token.
+    PathClass("share-links", ("/s/",), "ip", envelope=False, rate_headers=False, secret_path=True),
     # The portal, /docs and static files: HTML, session cookies, a sign-in throttle of its own.
     PathClass("portal", ("/",), envelope=False, rate_headers=False, csrf=True),
 )
@@ -72,6 +76,14 @@ def path_class() -> PathClass:
 
 def wants_envelope() -> bool:
     return path_class().envelope
+
+
+def loggable_path() -> str:
+    """The request's path as logs may show it: a path holding a secret becomes its prefix."""
+    current = path_class()
+    if current.secret_path:
+        return f"{current.prefixes[0]}[redacted]"
+    return request.path
 
 
 # --- the client ------------------------------------------------------------------------------

@@ -36,6 +36,8 @@ TAG_OF_SEGMENT = {
     "entities": "knowledge-graph",  # the retired /api/v1/entities
     ".well-known": "oauth",
     "openapi.json": "reference",
+    "share-links": "sharing",
+    "share-link-settings": "sharing",
 }
 TAG_DESCRIPTIONS = {
     "documents": "Upload, list, read, download, change and trash documents, and their versions.",
@@ -50,6 +52,7 @@ TAG_DESCRIPTIONS = {
     "webhooks": "Webhook endpoints, their deliveries, and the event catalogue.",
     "sign-in": "Password and passkey sign-in for first-party tools, and who the caller is.",
     "oauth": "OAuth 2.0 authorization code with PKCE (S256): authorize, token, revoke.",
+    "sharing": "Share links: expiring, revocable downloads of one document without signing in.",
     "reference": "This document.",
 }
 

@@ -19,6 +19,7 @@ from models.passkeys import Passkey
 from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSubscription
 from models.search import DocumentText, Passage
 from models.semantic import DocumentEmbedding, EmbeddingStatus
+from models.sharing import ShareLink, SharingSettings
 from models.webhooks import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.workflows import (
     InstanceState,
@@ -77,6 +78,8 @@ __all__ = [
     "PushSubscription",
     "Relationship",
     "Role",
+    "ShareLink",
+    "SharingSettings",
     "SupportStaff",
     "Tenant",
     "TextStatus",

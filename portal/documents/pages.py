@@ -24,6 +24,7 @@ from portal.documents.filters import (
     BrowseForm,
     read_form,
 )
+from portal.sharing import share_panel
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
@@ -163,6 +164,7 @@ def document_detail(document_id: str):
         text_preview_bytes=TEXT_PREVIEW_BYTES,
         can_edit=can_edit_documents(),
         workflow=workflow_panel(document),
+        share=share_panel(document),
     )
 
 

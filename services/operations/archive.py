@@ -51,6 +51,7 @@ NOT_EXPORTED: dict[str, str] = {
     "events": "the outbox: already delivered, or replayed by the source",
     "idempotency_records": "replays of requests made to the source",
     "deprecation_usages": "per-credential usage of deprecated calls at the source",
+    "share_links": "bearer links to the source's address (tokens kept only hashed): share again",
 }
 # The tenant row's bookkeeping of its live chain: not exported (the chain travels as an
 # archived one) and, on import, what a new tenant's chain starts from.

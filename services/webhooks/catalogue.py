@@ -170,6 +170,18 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType(
+        "share_link.downloaded",
+        "Someone downloaded a document through one of its share links (its public page).",
+        {
+            "shareLinkId": "shl_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "documentId": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "version": 1,
+            "downloads": 2,
+            "maxDownloads": 5,
+            "at": "2026-11-22T09:00:00Z",
+        },
+    ),
+    EventType(
         TEST_EVENT,
         "Sent by POST /api/v1/webhooks/{id}/test to that endpoint only.",
         {"message": "This is a test event from the Document Management Service."},

@@ -153,6 +153,15 @@ from .search_documents_metadata import SearchDocumentsMetadata
 from .search_hit import SearchHit
 from .search_hit_list_envelope import SearchHitListEnvelope
 from .search_hit_signals import SearchHitSignals
+from .share_link import ShareLink
+from .share_link_create import ShareLinkCreate
+from .share_link_created import ShareLinkCreated
+from .share_link_created_envelope import ShareLinkCreatedEnvelope
+from .share_link_envelope import ShareLinkEnvelope
+from .share_link_list_envelope import ShareLinkListEnvelope
+from .sharing_settings import SharingSettings
+from .sharing_settings_envelope import SharingSettingsEnvelope
+from .sharing_settings_patch import SharingSettingsPatch
 from .similar_document import SimilarDocument
 from .similar_document_list_envelope import SimilarDocumentListEnvelope
 from .step import Step
@@ -353,6 +362,15 @@ __all__ = (
     "SearchHit",
     "SearchHitListEnvelope",
     "SearchHitSignals",
+    "ShareLink",
+    "ShareLinkCreate",
+    "ShareLinkCreated",
+    "ShareLinkCreatedEnvelope",
+    "ShareLinkEnvelope",
+    "ShareLinkListEnvelope",
+    "SharingSettings",
+    "SharingSettingsEnvelope",
+    "SharingSettingsPatch",
     "SimilarDocument",
     "SimilarDocumentListEnvelope",
     "Step",
