@@ -1,7 +1,7 @@
 """Share links: expiring, revocable links to one document, and the tenant's switch
 
-Revision ID: 0032
-Revises: 0031
+Revision ID: 0033
+Revises: 0032
 Create Date: 2026-11-28 09:00:00
 
 `share_links` keeps only the SHA-256 of each token (unique: the public page finds a link by
@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0032"
-down_revision = "0031"
+revision = "0033"
+down_revision = "0032"
 branch_labels = None
 depends_on = None
 
