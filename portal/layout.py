@@ -75,6 +75,11 @@ ACTION_LABELS = {
     "entity.deleted": "Entity deleted",
     "relationship.created": "Relationship created",
     "relationship.deleted": "Relationship deleted",
+    "share_link.created": "Share link created",
+    "share_link.downloaded": "Downloaded through a share link",
+    "share_link.revoked": "Share link revoked",
+    "share_links.enabled": "Share links turned on",
+    "share_links.disabled": "Share links turned off",
 }
 
 
