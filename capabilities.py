@@ -121,6 +121,10 @@ CAPABILITIES = (
         "api portal services models templates tests docs jobs cli",
     ),
     _capability(
+        "notes", "notes on documents, their mentions",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
         "operations", "backups, tenant export, import and deletion, the internal tier",
         "api services models tests docs cli",
     ),

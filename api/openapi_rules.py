@@ -47,6 +47,7 @@ TAG_DESCRIPTIONS = {
     "knowledge-graph": "Entities, their relationships, and the documents that mention them.",
     "analytics": "Usage and content analytics.",
     "copilot": "Questions about the documents, answered with citations.",
+    "notes": "Notes on documents, with `@email` mentions that notify people of the tenant.",
     "notifications": "A person's notifications (needs a user's access token).",
     "push": "Push subscriptions of a person's devices.",
     "webhooks": "Webhook endpoints, their deliveries, and the event catalogue.",

@@ -12,6 +12,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.keys import SCOPES, ApiKey
 from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.notes import Note
 from models.notifications import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
 from models.operations import OperatorRecord
@@ -61,6 +62,7 @@ __all__ = [
     "ImportedAuditEntry",
     "InstanceState",
     "Message",
+    "Note",
     "Notification",
     "OAuthClient",
     "OAuthCode",

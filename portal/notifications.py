@@ -39,6 +39,8 @@ def link_of(notification: Notification) -> str | None:
         return url_for("portal.webhook_detail", endpoint_id=data["webhookId"])
     if "keyId" in data:
         return url_for("portal.key_detail", key_id=data["keyId"])
+    if "documentId" in data:  # a note's mention, on the document's page
+        return url_for("portal.document_detail", document_id=data["documentId"], _anchor="notes")
     if notification.type == "api.deprecation_notice":
         return url_for("portal.deprecation_notices")
     return None

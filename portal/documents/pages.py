@@ -1,7 +1,8 @@
 """Documents page: browse the tenant's documents with the API's list filters and
 keyset pages, search them with highlights (htmx as you type, a plain GET form without
 JavaScript), a document's detail with its versions, text status and preview, and trash and
-restore. The same services as the API: services/documents and services/search."""
+restore, and its notes (portal/notes.py). The same services as the API: services/documents and
+services/search."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from portal.documents.filters import (
     BrowseForm,
     read_form,
 )
+from portal.notes import notes_panel
 from portal.sharing import share_panel
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
@@ -165,6 +167,7 @@ def document_detail(document_id: str):
         can_edit=can_edit_documents(),
         workflow=workflow_panel(document),
         share=share_panel(document),
+        panel=notes_panel(document, request.args.get("notes_before")),
     )
 
 

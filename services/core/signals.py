@@ -26,6 +26,8 @@ document_text_changed = _signals.signal("document-text-changed")
 # sender: the Document; previous=(status, content_type) before the change (None: it is new),
 # stored_bytes=the size of content stored by this change (0 for a status change).
 document_state_changed = _signals.signal("document-state-changed")
+# sender: the Document, a note of which was just added or deleted (search reindexes it).
+document_notes_changed = _signals.signal("document-notes-changed")
 # sender: the Event, just written to the outbox in the caller's unit of work (events.emit).
 event_emitted = _signals.signal("event-emitted")
 # sender: the WebhookDelivery, just closed as failed (schedule spent, 410, or failing for days).

@@ -36,7 +36,7 @@ from sqlalchemy import text
 import clock
 from extensions import db
 from services.core import transaction
-from services.search import indexing
+from services.search import fts5_rows, indexing
 
 # How many rows a list holds (the same as the bounded path's candidates: at 100,000
 # documents a page is proven from them as often, docs/search.md).
@@ -196,7 +196,7 @@ def refresh(progress: Callable[[int], None] | None = None) -> Refreshed:
 def _list(term: str) -> bool:
     found = db.session.execute(
         text(
-            "SELECT rowid, bm25(document_search, 10.0, 4.0, 1.0, 0.0, 0.0) AS bm25,"
+            f"SELECT rowid, bm25(document_search, {fts5_rows.WEIGHTS_SQL}) AS bm25,"  # noqa: S608 (constant weights; values are bound)
             " (SELECT count FROM document_search_writes WHERE id = 1) AS written,"
             " (SELECT block FROM document_search_data WHERE id = 1) AS averages,"
             " (SELECT count(*) FROM document_search WHERE document_search MATCH :match) AS hits"

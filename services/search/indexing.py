@@ -1,9 +1,11 @@
 """Owns a document's extracted text and its search-index entry, on both database engines.
 
 PostgreSQL: `document_texts.search_vector`, a tsvector of the title (weight A), the tags and
-metadata values (B) and the text (C), under a GIN index. SQLite: one row per document in the
-`document_search` FTS5 table (title, keywords, body). `refresh(document)` rebuilds the entry
-and must run whenever the title, tags, metadata or text change, in the same transaction."""
+metadata values (B), the text (C) and the notes (D), under a GIN index. SQLite: one row per
+document in the `document_search` FTS5 table (title, keywords, body, notes). Notes find a
+document but never rank it: they are left out of PostgreSQL's rank vector and weigh 0 in
+SQLite's bm25 (docs/notes.md). `refresh(document)` rebuilds the entry and must run whenever
+the title, tags, metadata, text or notes change, in the same transaction."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import clock
 from extensions import db
 from models import Document, DocumentVersion, TextStatus
 from models.base import in_tenant
+from models.notes import Note
 from models.search import DocumentText
 from services.core import queue, signals, transaction
 from services.documents.blobs import blob_store
@@ -43,6 +46,8 @@ PG_CONFIG = "english"
 INDEX_MAX_CHARS = 250_000
 # PostgreSQL ranks on the title, tags, metadata and this lead of the text (docs/search.md).
 RANK_LEAD_CHARS = 1000
+# The notes' words indexed per document, the newest notes first (a tsvector holds 1 MB).
+NOTES_INDEX_MAX_CHARS = 100_000
 
 
 def dialect() -> str:
@@ -73,24 +78,56 @@ def keywords_of(document: Document) -> str:
     return " ".join([*document.tag_names, *values])
 
 
-def refresh(document: Document) -> None:
-    """Rebuild the document's index entry from its current title, tags, metadata and text.
+def notes_of(document: Document) -> str:
+    """The words of the document's notes, newest first, up to NOTES_INDEX_MAX_CHARS."""
+    bodies = db.session.scalars(
+        select(Note.body)
+        .where(Note.document_id == document.id, in_tenant(Note, document.tenant_id))
+        .order_by(Note.id.desc())
+    )
+    kept, size = [], 0
+    for body in bodies:
+        if size >= NOTES_INDEX_MAX_CHARS:
+            break
+        kept.append(body[: NOTES_INDEX_MAX_CHARS - size])
+        size += len(kept[-1]) + 1
+    return "\n".join(kept)
 
-    Call it in the transaction that changed any of them (PATCH, upload, extraction)."""
+
+def refresh(document: Document) -> None:
+    """Rebuild the document's index entry from its current title, tags, metadata, text and
+    notes.
+
+    Call it in the transaction that changed any of them (PATCH, upload, extraction, a note)."""
     row = text_row(document)
     params = entry(
-        document.id, document.tenant_id, document.title or "", keywords_of(document), row.text
+        document.id,
+        document.tenant_id,
+        document.title or "",
+        keywords_of(document),
+        row.text,
+        notes_of(document),
     )
     if dialect() == "postgresql":
         db.session.execute(
-            text(_pg_update_sql(":title", ":keywords", ":body") + " WHERE document_id = :id"),
+            text(
+                _pg_update_sql(":title", ":keywords", ":body", ":notes")
+                + " WHERE document_id = :id"
+            ),
             {**params, "cfg": PG_CONFIG, "lead": RANK_LEAD_CHARS},
         )
     else:
         fts5_rows.write([params])
 
 
-def entry(document_id: str, tenant_id: str, title: str, keywords: str, body: str | None) -> dict:
+def entry(
+    document_id: str,
+    tenant_id: str,
+    title: str,
+    keywords: str,
+    body: str | None,
+    notes: str = "",
+) -> dict:
     """The indexed fields of one document, without the highlight markers (SQLite builds
     snippets from these copies) and with the text cut at INDEX_MAX_CHARS."""
     return {
@@ -99,6 +136,7 @@ def entry(document_id: str, tenant_id: str, title: str, keywords: str, body: str
         "title": unmarked(title),
         "keywords": unmarked(keywords),
         "body": unmarked((body or "")[:INDEX_MAX_CHARS]),
+        "notes": unmarked(notes[:NOTES_INDEX_MAX_CHARS]),
     }
 
 
@@ -110,10 +148,16 @@ _PG_VECTOR = (
 )
 
 
-def _pg_update_sql(title: str, keywords: str, body: str) -> str:
-    """UPDATE document_texts SET both vectors: `search_vector` (matching, full text) and
-    `rank_vector` (ranking: the same fields with only the lead of the text, kept small)."""
+# The notes, in the matching vector only: weight D, which no ranking reads.
+_PG_NOTES = " || setweight(to_tsvector(CAST(:cfg AS regconfig), {notes}), 'D')"
+
+
+def _pg_update_sql(title: str, keywords: str, body: str, notes: str) -> str:
+    """UPDATE document_texts SET both vectors: `search_vector` (matching: full text and
+    notes) and `rank_vector` (ranking: the same fields with only the lead of the text, kept
+    small, and no notes)."""
     full = _PG_VECTOR.format(title=title, keywords=keywords, body=body)
+    full += _PG_NOTES.format(notes=notes)
     lead = _PG_VECTOR.format(title=title, keywords=keywords, body=f"left({body}, :lead)")
     return f"UPDATE document_texts dt SET search_vector = {full}, rank_vector = {lead}"  # noqa: S608 (constant fragments; values are bound)
 
@@ -125,6 +169,10 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
         "concat_ws(' ',"
         " (SELECT string_agg(t.tag, ' ') FROM document_tags t WHERE t.document_id = d.id),"
         " (SELECT string_agg(m.value, ' ') FROM json_each_text(d.metadata) m))"
+    )
+    notes = (
+        "left(coalesce((SELECT string_agg(n.body, E'\\n' ORDER BY n.id DESC) FROM notes n"  # noqa: S608 (a constant)
+        f" WHERE n.document_id = d.id), ''), {NOTES_INDEX_MAX_CHARS})"
     )
     after = ""
     while True:
@@ -140,7 +188,7 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
             return
         db.session.execute(
             text(
-                _pg_update_sql("d.title", keywords, f"left(dt.text, {INDEX_MAX_CHARS})")
+                _pg_update_sql("d.title", keywords, f"left(dt.text, {INDEX_MAX_CHARS})", notes)
                 + " FROM documents d WHERE d.id = dt.document_id"
                 " AND d.id = ANY(:ids) AND dt.document_id = ANY(:ids)"
             ),

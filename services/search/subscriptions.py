@@ -16,6 +16,7 @@ def connect() -> None:
     signals.document_content_changed.connect(_content_changed)
     signals.document_fields_changed.connect(_fields_changed)
     signals.document_purged.connect(_purged)
+    signals.document_notes_changed.connect(_notes_changed)
 
 
 def _content_changed(document: Document, **_) -> None:
@@ -36,6 +37,10 @@ def _schedule(document: Document) -> None:
 def _fields_changed(document: Document, *, changed: list[str], **_) -> None:
     if _SEARCHABLE_FIELDS & set(changed):
         indexing.refresh(document)  # in the same transaction as the change
+
+
+def _notes_changed(document: Document, **_) -> None:
+    indexing.refresh(document)  # in the same transaction as the note
 
 
 def _purged(document_id: str, *, tenant_id: str, **_) -> None:

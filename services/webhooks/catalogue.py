@@ -59,6 +59,20 @@ _INSTANCE = {
     "completedAt": None,
 }
 
+_NOTE = {
+    "id": "not_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "documentId": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "body": "@ann@acme.example please check the totals on page 3.",
+    "author": {
+        "type": "user",
+        "id": "usr_01jf3xa0000000000000000000",
+        "email": "bob@acme.example",
+        "name": "Bob",
+    },
+    "mentions": ["usr_01jf3x9k2m4n5p6q7r8s9t0v1w"],
+    "createdAt": "2026-11-22T09:00:00Z",
+}
+
 
 @dataclass(frozen=True)
 class EventType:
@@ -82,6 +96,8 @@ CATALOGUE: tuple[EventType, ...] = (
             "deletedBy": "key:key_01jf3x9k2m4n5p6q7r8s9t0v1w",
         },
     ),
+    EventType("note.created", "A note was written on a document.", {"note": _NOTE}),
+    EventType("note.deleted", "A note was deleted by its author or an admin.", {"note": _NOTE}),
     EventType(
         "api_key.created",
         "An API key was created.",

@@ -197,3 +197,52 @@ def test_0032_seals_the_head_of_every_chain_as_it_stands(make_app, scratch_url):
         assert db.session.scalar(text(entries)) == before > 0
         db.session.remove()
         db.engine.dispose()
+
+
+def test_0034_keeps_the_rows_already_indexed_and_adds_the_notes_column(make_app, scratch_url):
+    """SQLite: FTS5 cannot add a column, so 0034 copies the index into a table with `notes`
+    under the same rowids (the common words' lists name them) and makes its vocabulary view
+    and usermerge option again; its downgrade copies the rows back."""
+    if not scratch_url.startswith("sqlite"):
+        pytest.skip("document_search is SQLite's")
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import text
+
+    from extensions import db
+
+    def found(word: str) -> list[tuple]:
+        return [
+            tuple(r)
+            for r in db.session.execute(
+                text(
+                    "SELECT rowid, document_id FROM document_search"
+                    " WHERE document_search MATCH :word"
+                ),
+                {"word": word},
+            )
+        ]
+
+    app = make_app(SQLALCHEMY_DATABASE_URI=scratch_url)
+    with app.app_context():
+        upgrade(revision="0033")
+        db.session.execute(
+            text(
+                "INSERT INTO document_search (rowid, document_id, tenant_id, title, keywords,"
+                " body) VALUES (7, 'doc_a', 'acme', 'Title', 'tag', 'zebra body')"
+            )
+        )
+        db.session.commit()
+        upgrade(revision="0034")
+        assert found("zebra") == [(7, "doc_a")]
+        columns = db.session.execute(text("SELECT * FROM document_search")).keys()
+        assert list(columns)[-1] == "notes"
+        merge = "SELECT v FROM document_search_config WHERE k = 'usermerge'"
+        assert db.session.scalar(text(merge)) == 2
+        vocab = "SELECT count(*) FROM document_search_vocab WHERE term = 'zebra'"
+        assert db.session.scalar(text(vocab)) == 1
+        db.session.commit()
+        downgrade(revision="0033")
+        assert found("zebra") == [(7, "doc_a")]
+        columns = db.session.execute(text("SELECT * FROM document_search")).keys()
+        assert "notes" not in list(columns)
+        db.engine.dispose()

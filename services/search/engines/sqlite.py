@@ -65,8 +65,7 @@ COMMON_TERMS = table(
 )
 _AVERAGES = table("document_search_data", column("id"), column("block"))  # FTS5's shadow table
 _FTS_NAME = literal_column("document_search")
-# bm25 column weights: title, keywords (tags and metadata), body, then the unindexed ids.
-_WEIGHTS = (10.0, 4.0, 1.0, 0.0, 0.0)
+_WEIGHTS = fts5_rows.WEIGHTS  # title, keywords, body, the unindexed ids, notes
 _SNIPPET_TOKENS = 24
 # Matches ranked by the bounded path (of all tenants: bm25 orders them before any stored row
 # is read, so the tenant is checked after). Only speed depends on it, never the results:

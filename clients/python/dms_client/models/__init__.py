@@ -102,6 +102,12 @@ from .neighbor import Neighbor
 from .neighbor_properties import NeighborProperties
 from .neighborhood import Neighborhood
 from .neighborhood_envelope import NeighborhoodEnvelope
+from .note import Note
+from .note_author import NoteAuthor
+from .note_author_type import NoteAuthorType
+from .note_create import NoteCreate
+from .note_envelope import NoteEnvelope
+from .note_list_envelope import NoteListEnvelope
 from .notification import Notification
 from .notification_data import NotificationData
 from .notification_envelope import NotificationEnvelope
@@ -317,6 +323,12 @@ __all__ = (
     "NeighborProperties",
     "Neighborhood",
     "NeighborhoodEnvelope",
+    "Note",
+    "NoteAuthor",
+    "NoteAuthorType",
+    "NoteCreate",
+    "NoteEnvelope",
+    "NoteListEnvelope",
     "Notification",
     "NotificationData",
     "NotificationEnvelope",
