@@ -75,6 +75,8 @@ ACTION_LABELS = {
     "entity.deleted": "Entity deleted",
     "relationship.created": "Relationship created",
     "relationship.deleted": "Relationship deleted",
+    "note.created": "Note added to a document",
+    "note.deleted": "Note deleted",
     "share_link.created": "Share link created",
     "share_link.downloaded": "Downloaded through a share link",
     "share_link.revoked": "Share link revoked",
