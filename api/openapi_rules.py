@@ -50,6 +50,7 @@ TAG_DESCRIPTIONS = {
     "webhooks": "Webhook endpoints, their deliveries, and the event catalogue.",
     "sign-in": "Password and passkey sign-in for first-party tools, and who the caller is.",
     "oauth": "OAuth 2.0 authorization code with PKCE (S256): authorize, token, revoke.",
+    "thumbnails": "Each document's thumbnail: a WebP picture of its current version.",
     "reference": "This document.",
 }
 

@@ -19,6 +19,7 @@ from models.passkeys import Passkey
 from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSubscription
 from models.search import DocumentText, Passage
 from models.semantic import DocumentEmbedding, EmbeddingStatus
+from models.thumbnails import DocumentThumbnail, ThumbnailStatus
 from models.webhooks import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.workflows import (
     InstanceState,
@@ -45,6 +46,7 @@ __all__ = [
     "DocumentStatus",
     "DocumentTag",
     "DocumentText",
+    "DocumentThumbnail",
     "DocumentVersion",
     "EmbeddingStatus",
     "Entity",
@@ -80,6 +82,7 @@ __all__ = [
     "SupportStaff",
     "Tenant",
     "TextStatus",
+    "ThumbnailStatus",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -51,6 +51,7 @@ NOT_EXPORTED: dict[str, str] = {
     "events": "the outbox: already delivered, or replayed by the source",
     "idempotency_records": "replays of requests made to the source",
     "deprecation_usages": "per-credential usage of deprecated calls at the source",
+    "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
 }
 # Travel only with --with-secrets (hashes, never plaintext: nothing here holds any).
 SECRET_TABLES = {"api_keys"}
