@@ -57,16 +57,21 @@ def _waiting_key(document_id: str) -> str:
 
 
 def schedule(tenant_id: str, document_id: str, version_number: int) -> bool:
-    """Enqueue the thumbnail of one version unless a job for the document is waiting; False
-    when Redis failed (the next request for the thumbnail, or the CLI, enqueues it again)."""
+    """Enqueue the thumbnail of one version unless a live job for the document is waiting;
+    False when Redis failed (the next request for the thumbnail, or the CLI, enqueues it
+    again). A waiting mark whose job is gone (an emptied queue, an evicted job) is replaced,
+    so a lost job never holds the thumbnail back for the mark's lifetime."""
+    key = _waiting_key(document_id)
     try:
+        lost = not queue.job_is_alive(queue.waiting_job(key))
         queue.enqueue_unless_waiting(
-            _waiting_key(document_id),
+            key,
             THUMBNAIL_JOB,
             tenant_id,
             document_id,
             version_number,
             waiting_for=WAITING_FOR,
+            replace=lost,
             job_timeout=JOB_TIMEOUT,
             retry=JOB_RETRY,
         )
