@@ -31,11 +31,6 @@ HEADERS = {
 
 def _responses() -> dict[str, Any]:
     webp = {MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}}
-    retry_after = {
-        "description": "Seconds to wait before asking again.",
-        "required": True,
-        "schema": {"type": "string", "pattern": "^[0-9]+$"},
-    }
     return {
         "200": {
             "description": "The thumbnail: WebP, at most 400 x 560 pixels, with its `ETag`.",
@@ -43,13 +38,8 @@ def _responses() -> dict[str, Any]:
             "content": webp,
         },
         "304": {"description": "Not modified (`If-None-Match` matched the ETag)."},
-        "409": {
-            "description": "NOT_READY: the thumbnail is still being made.",
-            "headers": {**headers_ref(), "Retry-After": retry_after},
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}
-            },
-        },
+        # NOT_READY with Retry-After: the thumbnail is still being made.
+        "409": {"$ref": "#/components/responses/E409"},
     }
 
 
