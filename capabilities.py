@@ -136,6 +136,10 @@ CAPABILITIES = (
         "analytics", "usage and content counters and their charts",
         "api services models tests docs jobs cli",
     ),
+    _capability(
+        "thumbnails", "each document's WebP thumbnail and the job that makes it",
+        "api portal services models templates tests docs jobs cli",
+    ),
 )  # fmt: skip
 
 

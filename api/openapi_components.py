@@ -23,7 +23,8 @@ ERRORS = {
     401: "Missing, invalid or revoked credential.",
     403: "Tenant mismatch, IP not allowed, or a missing scope.",
     404: "No such resource in this tenant.",
-    409: "Conflict with the resource's state, or an Idempotency-Key still in use.",
+    409: "Conflict with the resource's state, an Idempotency-Key still in use, or NOT_READY: "
+    "a derived resource (a thumbnail) is still being made (see Retry-After).",
     410: "ENDPOINT_SUNSET: the endpoint is past its sunset date.",
     413: "PAYLOAD_TOO_LARGE.",
     414: "URI_TOO_LONG: the path and query are over 16 KiB.",
@@ -105,6 +106,12 @@ def error_responses() -> dict[str, Any]:
             headers["Retry-After"] = {
                 "description": "Seconds to wait before retrying.",
                 "required": True,
+                "schema": {"type": "string", "pattern": "^[0-9]+$"},
+            }
+        if status == 409:  # NOT_READY says when to ask again
+            headers["Retry-After"] = {
+                "description": "With NOT_READY: seconds to wait before asking again.",
+                "required": False,
                 "schema": {"type": "string", "pattern": "^[0-9]+$"},
             }
         if status == 401:

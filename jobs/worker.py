@@ -1,8 +1,8 @@
 """`flask worker`: an RQ worker for the app's queues (in priority order, services/core/queue.py),
 with RQ's scheduler (retries and delayed jobs), whose jobs run inside the Flask app context.
-Extraction jobs run in a forked work horse under a memory ceiling and a CPU budget; every
-other job (webhook deliveries, sweeps) runs in the worker's own process, which keeps what it
-warmed up (compiled SQL statements, pooled connections) from one job to the next.
+Extraction and thumbnail jobs run in a forked work horse under a memory ceiling and a CPU
+budget; every other job (webhook deliveries, sweeps) runs in the worker's own process, which
+keeps what it warmed up (compiled SQL statements, pooled connections) from one job to the next.
 
 The worker keeps the periodic jobs booked (`ensure_scheduled`): those of what all share
 (jobs/core.py) and those each capability with a `jobs` layer in capabilities.py declares in
@@ -39,8 +39,7 @@ from rq.worker import WorkerStatus
 
 import capabilities
 from extensions import db, redis_store
-from jobs import core
-from jobs.search import JOBS_UNDER_LIMITS
+from jobs import core, search, thumbnails
 from services.core import queue
 from services.core.queue import Periodic
 from services.search import limits
@@ -48,6 +47,9 @@ from services.search import limits
 log = logging.getLogger(__name__)
 
 MiB = 1024 * 1024
+# The jobs that run in a forked work horse under the extraction limits: text extraction, OCR
+# and thumbnails.
+JOBS_UNDER_LIMITS = search.JOBS_UNDER_LIMITS | thumbnails.JOBS_UNDER_LIMITS
 # Seconds past the CPU budget before the kernel kills the horse: room to record the failure.
 CPU_GRACE_SECONDS = 10
 # How often a standby scheduler tries for the lock. RQ's lock lasts 61 s past its holder's

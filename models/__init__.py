@@ -21,6 +21,7 @@ from models.push import Platform, PushChannel, PushDelivery, PushStatus, PushSub
 from models.search import DocumentText, Passage
 from models.semantic import DocumentEmbedding, EmbeddingStatus
 from models.sharing import ShareLink, SharingSettings
+from models.thumbnails import DocumentThumbnail, ThumbnailStatus
 from models.webhooks import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.workflows import (
     InstanceState,
@@ -47,6 +48,7 @@ __all__ = [
     "DocumentStatus",
     "DocumentTag",
     "DocumentText",
+    "DocumentThumbnail",
     "DocumentVersion",
     "EmbeddingStatus",
     "Entity",
@@ -85,6 +87,7 @@ __all__ = [
     "SupportStaff",
     "Tenant",
     "TextStatus",
+    "ThumbnailStatus",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

@@ -46,7 +46,9 @@ DATE_FIELDS = {
     "updated_from": ("updated_after", False),
     "updated_to": ("updated_before", True),
 }
-TEXT_FIELDS = ("q", "title", "tag", "type", "status", "sort", *DATE_FIELDS)
+TEXT_FIELDS = ("q", "title", "tag", "type", "status", "sort", "view", *DATE_FIELDS)
+# How the results are shown: a table (the default) or a grid of thumbnails ("grid").
+VIEWS = ("", "grid")
 # Where a DocumentFilters error is shown on the form.
 _FORM_FIELD = {
     "status": "status",
@@ -76,9 +78,13 @@ class BrowseForm:
         return self.values["status"] == DocumentStatus.DELETED.value
 
     @property
+    def grid(self) -> bool:
+        return self.values["view"] == "grid"
+
+    @property
     def active(self) -> bool:
-        """Whether anything but the defaults is asked for."""
-        return any(v for k, v in self.values.items() if k != "sort") or (
+        """Whether any filter but the defaults is asked for (the view is no filter)."""
+        return any(v for k, v in self.values.items() if k not in ("sort", "view")) or (
             self.values["sort"] not in ("", DEFAULT_SORT)
         )
 
@@ -98,6 +104,8 @@ def read_form(request: Request) -> BrowseForm:
     """The filters in `request.args`; a bad field is reported and left out, never a 500."""
     values = {name: (request.args.get(name) or "")[:600] for name in TEXT_FIELDS}
     errors: dict[str, list[str]] = {}
+    if values["view"] not in VIEWS:
+        values["view"] = ""
     if len(values["q"].strip()) > MAX_QUERY_CHARS:
         errors["q"] = [f"Search for at most {MAX_QUERY_CHARS} characters."]
         values["q"] = values["q"].strip()[:MAX_QUERY_CHARS]

@@ -27,6 +27,7 @@ from portal.documents.filters import (
 )
 from portal.notes import notes_panel
 from portal.sharing import share_panel
+from portal.thumbnails import grid_cards
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
@@ -141,8 +142,12 @@ def documents_page():
         "first_url": url_for("portal.documents_page", **form.params())
         if request.args.get("cursor")
         else None,
+        "list_url": url_for("portal.documents_page", **form.params(view="", cursor="")),
+        "grid_url": url_for("portal.documents_page", **form.params(view="grid", cursor="")),
         **results,
     }
+    if form.grid:
+        context["cards"] = grid_cards(portal_tenant().id, results["hits"])
     if is_htmx() and request.headers.get("HX-History-Restore-Request") != "true":
         # 200 even with errors: htmx does not swap a 4xx, and the results say what was wrong.
         return render_template("portal/documents/_results.html", **context)

@@ -46,6 +46,9 @@ from services.documents.filters import (
     status_only,
 )
 
+# The start of wire.thumbnail_path, which the database completes with the id.
+THUMBNAIL_PREFIX = "/api/v1/documents/"
+
 
 @cache  # built once per dialect: constructing it is a visible share of a request
 def _document_json(dialect: str):
@@ -86,6 +89,7 @@ def _document_json(dialect: str):
         "textError": Document.text_error,
         "textStatus": Document.text_status,
         "textTruncated": truncated,
+        "thumbnailUrl": _constant(THUMBNAIL_PREFIX) + Document.id + _constant("/thumbnail"),
         "title": Document.title,
         "updatedAt": timestamp(Document.updated_at),
         "workflow": embedded(_workflow(postgres)),

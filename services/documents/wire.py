@@ -118,6 +118,11 @@ class DocumentWorkflowOut(BaseModel):
     state: str
 
 
+def thumbnail_path(document_id: str) -> str:
+    """The document's thumbnail (api/thumbnails.py), a path on the API's host."""
+    return f"/api/v1/documents/{document_id}/thumbnail"
+
+
 class DocumentOut(Wire):
     id: str
     title: str
@@ -140,6 +145,15 @@ class DocumentOut(Wire):
     workflow: DocumentWorkflowOut | None = Field(
         None, description="The latest approval workflow started on the document, if any."
     )
+    thumbnail_url: str = Field(
+        validation_alias="id",
+        description="Where the current version's thumbnail is (WebP; 409 until it is made).",
+    )
+
+    @field_validator("thumbnail_url")
+    @classmethod
+    def _thumbnail_path(cls, document_id: str) -> str:
+        return thumbnail_path(document_id)
 
 
 class DocumentVersionOut(Wire):

@@ -60,6 +60,7 @@ FRESH_CHAIN = {
     "audit_keyed_since": 1,
     "audit_head_seal": None,
     "audit_head_key": None,
+    "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
 }
 # Travel only with --with-secrets (hashes, never plaintext: nothing here holds any).
 SECRET_TABLES = {"api_keys"}

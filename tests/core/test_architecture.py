@@ -38,6 +38,7 @@ SERVICE_LAYERS = {
     "operations": {"core", "audit", "accounts", "keys", "limits", "documents", "search"},
     "analytics": {"core", "limits"},
     "sharing": {"core", "audit", "accounts", "documents"},
+    "thumbnails": {"core", "documents", "search"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the
 # API and the portal: it calls services, and jobs for `flask worker` and the inline runs.
@@ -349,6 +350,7 @@ JOB_AND_CLI_MODULES = {
     "services/webhooks/batches.py": "the webhook drain (a job)",
     "services/webhooks/reconciler.py": "the webhook reconciler (a job, `flask webhooks`)",
     "services/workflows/escalation.py": "the escalation sweep (a job)",
+    "services/thumbnails/backfill.py": "`flask documents thumbnails`, over every tenant",
 }
 # The loads of a tenant-owned model by something else than its tenant, by module:function.
 UNSCOPED_LOADS = {

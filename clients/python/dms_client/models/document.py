@@ -37,6 +37,7 @@ class Document:
         text_error (None | str):
         text_status (str):
         text_truncated (bool):
+        thumbnail_url (str): Where the current version's thumbnail is (WebP; 409 until it is made).
         title (str):
         updated_at (datetime.datetime):
         workflow (DocumentWorkflow | None | Unset): The latest approval workflow started on the document, if any.
@@ -57,6 +58,7 @@ class Document:
     text_error: None | str
     text_status: str
     text_truncated: bool
+    thumbnail_url: str
     title: str
     updated_at: datetime.datetime
     workflow: DocumentWorkflow | None | Unset = UNSET
@@ -101,6 +103,8 @@ class Document:
 
         text_truncated = self.text_truncated
 
+        thumbnail_url = self.thumbnail_url
+
         title = self.title
 
         updated_at = self.updated_at.isoformat()
@@ -132,6 +136,7 @@ class Document:
                 "textError": text_error,
                 "textStatus": text_status,
                 "textTruncated": text_truncated,
+                "thumbnailUrl": thumbnail_url,
                 "title": title,
                 "updatedAt": updated_at,
             }
@@ -200,6 +205,8 @@ class Document:
 
         text_truncated = d.pop("textTruncated")
 
+        thumbnail_url = d.pop("thumbnailUrl")
+
         title = d.pop("title")
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
@@ -237,6 +244,7 @@ class Document:
             text_error=text_error,
             text_status=text_status,
             text_truncated=text_truncated,
+            thumbnail_url=thumbnail_url,
             title=title,
             updated_at=updated_at,
             workflow=workflow,

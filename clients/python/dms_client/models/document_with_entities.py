@@ -38,6 +38,7 @@ class DocumentWithEntities:
         text_error (None | str):
         text_status (str):
         text_truncated (bool):
+        thumbnail_url (str): Where the current version's thumbnail is (WebP; 409 until it is made).
         title (str):
         updated_at (datetime.datetime):
         entities (list[DocumentEntity] | None | Unset): The entities its text mentions, most often first (for callers
@@ -60,6 +61,7 @@ class DocumentWithEntities:
     text_error: None | str
     text_status: str
     text_truncated: bool
+    thumbnail_url: str
     title: str
     updated_at: datetime.datetime
     entities: list[DocumentEntity] | None | Unset = UNSET
@@ -105,6 +107,8 @@ class DocumentWithEntities:
 
         text_truncated = self.text_truncated
 
+        thumbnail_url = self.thumbnail_url
+
         title = self.title
 
         updated_at = self.updated_at.isoformat()
@@ -148,6 +152,7 @@ class DocumentWithEntities:
                 "textError": text_error,
                 "textStatus": text_status,
                 "textTruncated": text_truncated,
+                "thumbnailUrl": thumbnail_url,
                 "title": title,
                 "updatedAt": updated_at,
             }
@@ -221,6 +226,8 @@ class DocumentWithEntities:
 
         text_truncated = d.pop("textTruncated")
 
+        thumbnail_url = d.pop("thumbnailUrl")
+
         title = d.pop("title")
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
@@ -282,6 +289,7 @@ class DocumentWithEntities:
             text_error=text_error,
             text_status=text_status,
             text_truncated=text_truncated,
+            thumbnail_url=thumbnail_url,
             title=title,
             updated_at=updated_at,
             entities=entities,

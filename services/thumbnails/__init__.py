@@ -1,0 +1,1 @@
+"""Thumbnails: each document's small WebP picture (docs/thumbnails.md)."""

@@ -1,0 +1,259 @@
+"""Owns each document's thumbnail: making it (a job after each upload and new version, queued
+once the content has committed, services/thumbnails/subscriptions.py), storing it on the
+`document_thumbnails` row, and finding it for the API and the portal.
+
+Redis carries the job; the row remembers it. A document without a current thumbnail (new
+content, a lost job, a document older than thumbnails) gets a job when one is asked for, at
+most one waiting per document (queue.enqueue_unless_waiting); `flask documents thumbnails`
+makes the missing ones of a whole installation."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+from hashlib import sha256
+from pathlib import Path
+
+from flask import current_app
+from redis.exceptions import RedisError
+from rq import Retry
+from sqlalchemy import select
+
+import clock
+from errors import DomainError
+from extensions import db
+from models import Document, DocumentVersion
+from models.base import in_tenant
+from models.thumbnails import DocumentThumbnail, ThumbnailStatus
+from services.core import queue
+from services.documents.blobs import blob_store
+from services.documents.storage import LocalBlobStore
+from services.thumbnails import render
+
+log = logging.getLogger(__name__)
+
+THUMBNAIL_JOB = "jobs.thumbnails.make_thumbnail"
+JOB_TIMEOUT = 10 * 60
+# A killed work horse is retried; a file that keeps killing it gets the type icon after this
+# many attempts on one version, so that asking again and again cannot loop a crash.
+JOB_RETRY = Retry(max=2, interval=[30, 120])
+MAX_ATTEMPTS = 3
+# How long one waiting job stands for every request of the same document.
+WAITING_FOR = timedelta(minutes=10)
+# What a 409 NOT_READY tells the caller to wait, in seconds.
+RETRY_AFTER_SECONDS = 5
+
+
+# --- scheduling --------------------------------------------------------------------------------
+
+
+def _waiting_key(document_id: str) -> str:
+    return f"thumbnail-{document_id}"
+
+
+def schedule(tenant_id: str, document_id: str, version_number: int) -> bool:
+    """Enqueue the thumbnail of one version unless a live job for the document is waiting;
+    False when Redis failed (the next request for the thumbnail, or the CLI, enqueues it
+    again). A waiting mark whose job is gone (an emptied queue, an evicted job) is replaced,
+    so a lost job never holds the thumbnail back for the mark's lifetime."""
+    key = _waiting_key(document_id)
+    try:
+        lost = not queue.job_is_alive(queue.waiting_job(key))
+        queue.enqueue_unless_waiting(
+            key,
+            THUMBNAIL_JOB,
+            tenant_id,
+            document_id,
+            version_number,
+            waiting_for=WAITING_FOR,
+            replace=lost,
+            job_timeout=JOB_TIMEOUT,
+            retry=JOB_RETRY,
+        )
+    except RedisError as exc:
+        log.warning(
+            "could not enqueue a thumbnail", extra={"document_id": document_id, "error": str(exc)}
+        )
+        return False
+    return True
+
+
+def taken(document_id: str) -> None:
+    """The job has started: a request from now on may wake another (for newer content)."""
+    queue.taken(_waiting_key(document_id))
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def _row(tenant_id: str, document_id: str) -> DocumentThumbnail | None:
+    return db.session.scalar(
+        select(DocumentThumbnail).where(
+            DocumentThumbnail.document_id == document_id,
+            in_tenant(DocumentThumbnail, tenant_id),
+        )
+    )
+
+
+def is_current(row: DocumentThumbnail | None, document: Document) -> bool:
+    return (
+        row is not None
+        and row.status == ThumbnailStatus.READY.value
+        and row.version_number == document.current_version
+        and row.image is not None
+    )
+
+
+def current_thumbnail(document: Document) -> DocumentThumbnail:
+    """The document's thumbnail of its current version (the caller loaded `document` in its
+    tenant), or 409 NOT_READY with Retry-After, after making sure a job is on its way."""
+    row = _row(document.tenant_id, document.id)
+    if is_current(row, document):
+        assert row is not None
+        return row
+    schedule(document.tenant_id, document.id, document.current_version)
+    raise DomainError(
+        409,
+        "NOT_READY",
+        "The thumbnail is being made; ask again shortly.",
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
+def ready_ids(tenant_id: str, documents: list[Document]) -> set[str]:
+    """Which of the tenant's `documents` have the thumbnail of their current version (one
+    query for a page); the others get a job on its way."""
+    if not documents:
+        return set()
+    rows = db.session.execute(
+        select(DocumentThumbnail.document_id, DocumentThumbnail.version_number).where(
+            DocumentThumbnail.document_id.in_([d.id for d in documents]),
+            DocumentThumbnail.status == ThumbnailStatus.READY.value,
+            in_tenant(DocumentThumbnail, tenant_id),
+        )
+    )
+    versions = dict(rows.all())
+    ready = {d.id for d in documents if versions.get(d.id) == d.current_version}
+    for document in documents:
+        if document.id not in ready:
+            schedule(tenant_id, document.id, document.current_version)
+    return ready
+
+
+# --- making ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Attempt:
+    """One attempt at one version's thumbnail, recorded before the work starts."""
+
+    tenant_id: str
+    document_id: str
+    version_number: int
+    content_type: str
+    filename: str
+    sha256: str
+    attempts: int
+
+
+def begin(tenant_id: str, document_id: str, version_number: int) -> Attempt | None:
+    """Record an attempt (the caller commits it before drawing, so a crash leaves a count);
+    None when there is nothing to do: the document is gone, has newer content, or already
+    has this version's thumbnail."""
+    document = db.session.scalar(
+        select(Document).where(Document.id == document_id, Document.tenant_id == tenant_id)
+    )
+    if document is None or document.current_version != version_number:
+        return None
+    version = db.session.scalar(
+        select(DocumentVersion).where(
+            DocumentVersion.document_id == document_id,
+            DocumentVersion.number == version_number,
+            in_tenant(DocumentVersion, tenant_id),
+        )
+    )
+    if version is None:
+        return None
+    row = _row(tenant_id, document_id)
+    if is_current(row, document):
+        return None
+    if row is None:
+        row = DocumentThumbnail(document_id=document_id, tenant_id=tenant_id, attempts=0)
+        db.session.add(row)
+    if row.version_number != version_number:
+        row.version_number, row.attempts, row.error = version_number, 0, None
+    row.status = ThumbnailStatus.PENDING.value
+    row.attempts += 1
+    row.updated_at = clock.now()
+    db.session.flush()
+    return Attempt(
+        tenant_id,
+        document_id,
+        version_number,
+        version.content_type,
+        version.filename,
+        version.sha256,
+        row.attempts,
+    )
+
+
+def draw(attempt: Attempt) -> render.Thumbnail:
+    """The picture of the attempt's version (outside any unit of work: it may take seconds)."""
+    settings = render.Settings.from_config(current_app.config)
+    if attempt.attempts > MAX_ATTEMPTS:
+        reason = f"gave up after {MAX_ATTEMPTS} attempts"
+        return render.icon(attempt.content_type, attempt.filename, settings, reason)
+    try:
+        with _local_path(attempt.tenant_id, attempt.sha256) as path:
+            return render.render(path, attempt.content_type, attempt.filename, settings)
+    except FileNotFoundError:
+        reason = "the stored content is missing"
+        return render.icon(attempt.content_type, attempt.filename, settings, reason)
+
+
+def fallback(attempt: Attempt, error: str) -> render.Thumbnail:
+    """The type icon, for an attempt a process limit stopped."""
+    settings = render.Settings.from_config(current_app.config)
+    return render.icon(attempt.content_type, attempt.filename, settings, error)
+
+
+def store(attempt: Attempt, thumbnail: render.Thumbnail) -> str | None:
+    """Keep the picture, unless the document is gone or has newer content meanwhile; returns
+    its kind (None: not kept)."""
+    row = _row(attempt.tenant_id, attempt.document_id)
+    if row is None or row.version_number != attempt.version_number:
+        return None
+    now = clock.now()
+    row.status = ThumbnailStatus.READY.value
+    row.kind = thumbnail.kind
+    row.image = thumbnail.image
+    row.etag = sha256(thumbnail.image).hexdigest()
+    row.width, row.height = thumbnail.width, thumbnail.height
+    row.error = thumbnail.error[:300] if thumbnail.error else None
+    row.finished_at = row.updated_at = now
+    log.info(
+        "made a thumbnail",
+        extra={"document_id": attempt.document_id, "kind": thumbnail.kind, "error": row.error},
+    )
+    return thumbnail.kind
+
+
+@contextmanager
+def _local_path(tenant_id: str, sha: str) -> Iterator[Path]:
+    """A filesystem path to the blob: the file itself on local disk, else a temporary copy."""
+    store_ = blob_store()
+    if isinstance(store_, LocalBlobStore):
+        path = store_.path_for(tenant_id, sha)
+        if not path.is_file():
+            raise FileNotFoundError(path)
+        yield path
+        return
+    with store_.open(tenant_id, sha) as source, tempfile.NamedTemporaryFile() as copy:
+        shutil.copyfileobj(source, copy, 1 << 20)
+        copy.flush()
+        yield Path(copy.name)
