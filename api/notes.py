@@ -13,7 +13,7 @@ from api.envelope import ok, ok_list
 from api.idempotency import idempotent
 from api.openapi_rules import operation
 from api.pagination import id_position
-from api.validation import json_body, query_args, responds
+from api.validation import also_answers, json_body, query_args, responds
 from models import Role
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
@@ -60,6 +60,7 @@ def create_document_note(document_id: str, body: NoteCreate):
 @require_scope("documents:write")
 @transactional
 @responds(NoteOut)
+@also_answers(409)
 @operation(tag="notes")
 def delete_document_note(document_id: str, note_id: str):
     """Delete a note: its author (the same person or API key) or an admin; answers with what

@@ -170,6 +170,17 @@ def body_documented(model: type[BaseModel], *, errors: tuple[int, ...] = ()) -> 
     return decorator
 
 
+def also_answers(*statuses: int) -> Callable:
+    """Document error statuses beyond the usual ones of a view without a JSON body (a DELETE
+    that answers 409 on a trashed document)."""
+
+    def decorator(view: Callable) -> Callable:
+        _doc(view)["errors"] = statuses
+        return view
+
+    return decorator
+
+
 def form_body(model: type[BaseModel] | None, *, files: dict[str, str]) -> Callable:
     """Document a multipart/form-data body: the file parts (name -> description, each
     required) and the form fields of `model`. The view parses the stream itself (uploads are
