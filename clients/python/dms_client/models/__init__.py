@@ -84,7 +84,6 @@ from .issue_oauth_token_body_grant_type import IssueOauthTokenBodyGrantType
 from .issue_oauth_token_response_400 import IssueOauthTokenResponse400
 from .issue_oauth_token_response_401 import IssueOauthTokenResponse401
 from .issue_oauth_token_token_out import IssueOauthTokenTokenOut
-from .list_documents_metadata import ListDocumentsMetadata
 from .list_documents_sort import ListDocumentsSort
 from .list_forms_status_type_0 import ListFormsStatusType0
 from .list_meta import ListMeta
@@ -149,7 +148,6 @@ from .revoke_oauth_token_body_token_type_hint import RevokeOauthTokenBodyTokenTy
 from .revoke_oauth_token_response_200 import RevokeOauthTokenResponse200
 from .revoke_oauth_token_response_400 import RevokeOauthTokenResponse400
 from .revoke_oauth_token_response_401 import RevokeOauthTokenResponse401
-from .search_documents_metadata import SearchDocumentsMetadata
 from .search_hit import SearchHit
 from .search_hit_list_envelope import SearchHitListEnvelope
 from .search_hit_signals import SearchHitSignals
@@ -290,7 +288,6 @@ __all__ = (
     "IssueOauthTokenResponse400",
     "IssueOauthTokenResponse401",
     "IssueOauthTokenTokenOut",
-    "ListDocumentsMetadata",
     "ListDocumentsSort",
     "ListFormsStatusType0",
     "ListMeta",
@@ -349,7 +346,6 @@ __all__ = (
     "RevokeOauthTokenResponse200",
     "RevokeOauthTokenResponse400",
     "RevokeOauthTokenResponse401",
-    "SearchDocumentsMetadata",
     "SearchHit",
     "SearchHitListEnvelope",
     "SearchHitSignals",
