@@ -124,3 +124,20 @@ def test_the_patch_body_declares_nothing_nullable_that_the_server_refuses(client
     # null still removes a metadata key (RFC 7386): that null is allowed, and documented.
     values = patch["metadata"]["patternProperties"]["^[A-Za-z0-9_.-]{1,64}$"]["anyOf"]
     assert {"type": "null"} in values
+
+
+def test_options_allows_what_the_document_lists_for_the_path(client, headers):
+    """OPTIONS answers `Allow` with the methods of the route the path resolves to, never
+    those of a parameterised sibling it also fits (/webhooks/event-types is no
+    /webhooks/{webhook_id})."""
+    spec = _spec(client)
+    for path, operations in spec["paths"].items():
+        if any(op.get("deprecated") for op in operations.values()):
+            continue  # retired catch-alls answer every method by design
+        documented = {method.upper() for method in operations} | {"OPTIONS"}
+        if "GET" in documented:
+            documented.add("HEAD")
+        url = re.sub(r"\{\w+\}", "x1", path)
+        response = client.options(url, headers=headers)
+        allowed = {m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()}
+        assert allowed == documented, (path, response.status_code, sorted(allowed))
