@@ -23,9 +23,10 @@ class UploadDocumentBody:
     """
     Attributes:
         file (File): The document's content (the type is read from it).
-        metadata (UploadDocumentBodyMetadata | Unset):
-        tags (list[str] | Unset):
-        title (str | Unset):
+        metadata (UploadDocumentBodyMetadata | Unset): A JSON object of strings; keys match `[A-Za-z0-9_.-]{1,64}`, up
+            to 50 of them.
+        tags (list[str] | Unset): Up to 50; repeat the part or comma-separate.
+        title (str | Unset): Default: the file's name.
     """
 
     file: File

@@ -11,6 +11,8 @@ T = TypeVar("T", bound="UploadDocumentBodyMetadata")
 
 @_attrs_define
 class UploadDocumentBodyMetadata:
+    """A JSON object of strings; keys match `[A-Za-z0-9_.-]{1,64}`, up to 50 of them."""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
