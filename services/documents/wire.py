@@ -70,6 +70,7 @@ class UploadForm(_Camel):
         description="A JSON object of strings; keys match "
         f"`{METADATA_KEY_RE.pattern}`, up to {MAX_METADATA_KEYS} of them.",
         examples=[{"dept": "sales"}],
+        json_schema_extra={"maxProperties": MAX_METADATA_KEYS},
     )
 
     _tags = field_validator("tags")(_unique_tags)
@@ -90,7 +91,7 @@ class DocumentPatch(_Camel):
     # Optional but never null (null is refused below): the schema must not say "nullable".
     title: Title = absent()
     tags: list[Tag] = absent()
-    metadata: dict[MetadataKey, MetadataValue | None] = absent()
+    metadata: dict[MetadataKey, MetadataValue | None] = absent(maxProperties=MAX_METADATA_KEYS)
     status: DocumentStatus = absent()
 
     @field_validator("tags")

@@ -7,7 +7,7 @@ from .api_request_figures import ApiRequestFigures
 from .approver import Approver
 from .approver_ref import ApproverRef
 from .approver_ref_role_type_0 import ApproverRefRoleType0
-from .approver_role_type_0 import ApproverRoleType0
+from .approver_role import ApproverRole
 from .assertion_response_json import AssertionResponseJSON
 from .attestation_response_json import AttestationResponseJSON
 from .authentication_credential_json import AuthenticationCredentialJSON
@@ -215,7 +215,7 @@ __all__ = (
     "Approver",
     "ApproverRef",
     "ApproverRefRoleType0",
-    "ApproverRoleType0",
+    "ApproverRole",
     "AssertionResponseJSON",
     "AttestationResponseJSON",
     "AuthenticationCredentialJSON",
