@@ -110,7 +110,8 @@ class DocumentFilters(BaseModel):
     @classmethod
     def _pairs_to_dict(cls, value: Any) -> Any:
         """`<key>:<value>` strings (the value is all after the first colon) and (key, value)
-        pairs into one dict; a key given twice is refused rather than one value winning."""
+        pairs into one dict; a key given twice with two values is refused rather than one
+        value silently winning."""
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list):
@@ -125,9 +126,10 @@ class DocumentFilters(BaseModel):
             elif not (isinstance(item, tuple) and len(item) == 2):
                 raise ValueError("give each pair as <key>:<value>")
             pairs.append(item)
-        merged = dict(pairs)
-        if len(merged) < len(pairs):
-            raise ValueError("a metadata key is given twice")
+        merged: dict[Any, Any] = {}
+        for key, given in pairs:
+            if merged.setdefault(key, given) != given:
+                raise ValueError(f"metadata key {key!r} is given twice, with two values")
         return merged
 
     @field_validator("metadata")
