@@ -232,7 +232,12 @@ class OpenAPIBuilder:
                 # An object field is JSON by OpenAPI's default; said explicitly, Swagger UI
                 # sends it as a file part (a Blob), which uploads refuse.
         media: dict[str, Any] = {
-            "schema": {"type": "object", "required": list(files), "properties": properties}
+            "schema": {
+                "type": "object",
+                "required": list(files),
+                "properties": properties,
+                "additionalProperties": False,  # uploads refuse any other part
+            }
         }
         if encoding:
             media["encoding"] = encoding

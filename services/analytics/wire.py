@@ -42,7 +42,8 @@ class UsageQuery(BaseModel):
         None,
         alias="keyId",
         max_length=40,
-        description="apiRequests only: the requests made with this API key (key_…).",
+        description="apiRequests only (with another metric: 400 INVALID_PARAMETER): the "
+        "requests made with this API key (key_…).",
     )
 
     @field_validator("from_", "to")

@@ -193,6 +193,18 @@ def test_the_document_states_the_rules_the_server_enforces(app, client):
     assert not _schema_accepts(spec, form, {"name": "Leave", "schema": {"type": "array"}})
     assert not _schema_accepts(spec, form, {"name": "Leave", "schema": {}})
 
+    entity = _body_schema(spec, "post", "/api/v1/knowledge-graph/entities")
+    assert _schema_accepts(spec, entity, {"type": "works_for", "name": "Acme"})
+    assert not _schema_accepts(spec, entity, {"type": "Works For", "name": "Acme"})
+
+    hook = _body_schema(spec, "post", "/api/v1/webhooks")
+    assert _schema_accepts(spec, hook, {"url": "https://hooks.example/in", "events": ["*"]})
+    assert not _schema_accepts(spec, hook, {"url": "ftp://hooks.example/in", "events": ["*"]})
+
+    version = spec["paths"]["/api/v1/documents/{document_id}/versions"]["post"]["requestBody"]
+    form_data = version["content"]["multipart/form-data"]["schema"]
+    assert not _schema_accepts(spec, form_data, {"file": "x", "cursor": "x"})
+
     question = _body_schema(spec, "post", "/api/v1/copilot/conversations")
     assert _schema_accepts(spec, question, {"message": "What changed in Q3?"})
     assert not _schema_accepts(spec, question, {"message": " \n\t"})
