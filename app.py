@@ -8,7 +8,26 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
+
+
+class App(Flask):
+    """Flask, with OPTIONS answering for the route the path resolved to."""
+
+    def make_default_options_response(self) -> Response:
+        """`Allow` lists the methods of the matched route (every rule written as it is), not
+        of every route the path also fits: /api/v1/webhooks/event-types is no
+        /api/v1/webhooks/<webhook_id>, whose PATCH and DELETE it does not serve."""
+        response = super().make_default_options_response()
+        rule = request.url_rule
+        if rule is not None:
+            by_rule = self.extensions.get("dms.rule_methods")
+            if by_rule is None:
+                by_rule = self.extensions["dms.rule_methods"] = {}
+                for each in self.url_map.iter_rules():
+                    by_rule.setdefault(each.rule, set()).update(each.methods or ())
+            response.headers["Allow"] = ", ".join(sorted(by_rule[rule.rule]))
+        return response
 
 
 def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True) -> Flask:
@@ -19,7 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True
     from dotenv import load_dotenv
 
     load_dotenv(os.environ.get("DMS_ENV_FILE", ".env"))
-    app = Flask(__name__, instance_relative_config=True)
+    app = App(__name__, instance_relative_config=True)
     os.makedirs(app.instance_path, exist_ok=True)
 
     from config import Config, engine_options

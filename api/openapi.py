@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Flask, current_app, jsonify
 from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
 from api import oauth
 from api.auth import public
@@ -68,6 +70,32 @@ def document(app: Flask) -> dict[str, Any]:
     if cached is None:
         cached = app.extensions["dms.openapi"] = OpenAPIBuilder(app).build()
     return cached
+
+
+class ContractSchema(GenerateJsonSchema):
+    """pydantic's JSON Schema, saying two checks its validators make that it leaves out, so
+    a request the document allows is one the server takes: a stripped string with a minimum
+    length must hold a non-blank character, and a dict whose keys have a pattern takes no
+    other key."""
+
+    def str_schema(self, schema: core_schema.StringSchema) -> JsonSchemaValue:
+        out = super().str_schema(schema)
+        if schema.get("strip_whitespace") and schema.get("min_length", 0) > 0:
+            out.setdefault("pattern", r"\S")
+        return out
+
+    def dict_schema(self, schema: core_schema.DictSchema) -> JsonSchemaValue:
+        """Keys with a pattern as `propertyNames` beside `additionalProperties` (the values),
+        not `patternProperties`, which allows any other key and which generators skip (the
+        SDK's class would drop every key)."""
+        out = super().dict_schema(schema)
+        patterns = out.get("patternProperties") or {}
+        if len(patterns) == 1 and "additionalProperties" not in out:
+            ((pattern, values),) = patterns.items()
+            del out["patternProperties"]
+            out["propertyNames"] = {"pattern": pattern}
+            out["additionalProperties"] = values
+        return out
 
 
 class OpenAPIBuilder:
@@ -174,6 +202,7 @@ class OpenAPIBuilder:
     def schema_ref(self, model: type[BaseModel], mode: str = "validation") -> dict[str, Any]:
         schema = model.model_json_schema(
             ref_template="#/components/schemas/{model}",
+            schema_generator=ContractSchema,
             mode=mode,  # type: ignore[arg-type]
         )
         for name, sub in schema.pop("$defs", {}).items():
@@ -190,7 +219,9 @@ class OpenAPIBuilder:
         }
         encoding: dict[str, Any] = {}
         if model is not None:
-            schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            schema = model.model_json_schema(
+                ref_template="#/components/schemas/{model}", schema_generator=ContractSchema
+            )
             for name, sub in schema.pop("$defs", {}).items():
                 self.schemas.setdefault(name, sub)
             for name, prop in schema.get("properties", {}).items():
@@ -201,14 +232,21 @@ class OpenAPIBuilder:
                 # An object field is JSON by OpenAPI's default; said explicitly, Swagger UI
                 # sends it as a file part (a Blob), which uploads refuse.
         media: dict[str, Any] = {
-            "schema": {"type": "object", "required": list(files), "properties": properties}
+            "schema": {
+                "type": "object",
+                "required": list(files),
+                "properties": properties,
+                "additionalProperties": False,  # uploads refuse any other part
+            }
         }
         if encoding:
             media["encoding"] = encoding
         return {"required": True, "content": {"multipart/form-data": media}}
 
     def query_parameters(self, model: type[BaseModel]) -> list[dict[str, Any]]:
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schema = model.model_json_schema(
+            ref_template="#/components/schemas/{model}", schema_generator=ContractSchema
+        )
         for name, sub in schema.pop("$defs", {}).items():
             self.schemas.setdefault(name, sub)
         required = set(schema.get("required", []))

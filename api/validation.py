@@ -37,13 +37,18 @@ def _is_list_field(model: type[BaseModel], name: str) -> bool:
 
 
 def parse_query(model: type[BaseModel]) -> BaseModel:
-    """Validate request.args: unknown or repeated scalar parameters are 400 INVALID_PARAMETER."""
+    """Validate request.args: unknown or repeated scalar parameters are 400 INVALID_PARAMETER.
+    A list parameter repeats or comma-separates; one the model names in
+    `REPEATED_PARAMETERS` only repeats (its values may hold commas)."""
     aliases = {(f.alias or n): n for n, f in model.model_fields.items()}
+    repeated = getattr(model, "REPEATED_PARAMETERS", frozenset())
     raw: dict[str, object] = {}
     for key in request.args:
         values = request.args.getlist(key)
         name = aliases.get(key, key)
-        if _is_list_field(model, name):
+        if name in repeated:
+            raw[key] = values
+        elif _is_list_field(model, name):
             raw[key] = [v for value in values for v in value.split(",") if v != ""]
         elif len(values) > 1:
             raise invalid_parameter(f"Query parameter {key!r} is given more than once.", key)

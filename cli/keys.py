@@ -81,7 +81,8 @@ DEMO_KEY_NAME = "quick start"
 
 @command("seed-demo")
 def seed_demo() -> None:
-    """A demo tenant, admin and key for the quick start; re-running issues fresh secrets."""
+    """A demo tenant, admin and key for the quick start; re-running issues fresh secrets
+    (a new password, and a new secret for the same quick-start key)."""
     actor = Actor.cli()
     tenant = tenants.get_tenant(DEMO_TENANT) or tenants.create_tenant(
         DEMO_TENANT, Plan.BUSINESS.value, actor, name="Demo Workspace"
@@ -92,10 +93,16 @@ def seed_demo() -> None:
         users.create_user(tenant, DEMO_ADMIN, Role.ADMIN.value, actor, password=password)
     else:
         users.set_password(admin, password, actor)
-    for key in api_keys.list_keys(tenant.id):
-        if key.name == DEMO_KEY_NAME and key.is_active:
-            api_keys.revoke_key(key, actor)
-    key, secret = api_keys.create_key(tenant, DEMO_KEY_NAME, list(SCOPES), actor)
+    # One quick-start key, given a new secret on every run (the old one stops working):
+    # a new key per `make run` would leave a revoked row behind each time.
+    key = next(
+        (k for k in api_keys.list_keys(tenant.id) if k.name == DEMO_KEY_NAME and k.is_active),
+        None,
+    )
+    if key is None:
+        key, secret = api_keys.create_key(tenant, DEMO_KEY_NAME, list(SCOPES), actor)
+    else:
+        secret = api_keys.reissue_secret(key, actor)
     click.echo(f"tenant:   {tenant.id}")
     click.echo(f"login:    {DEMO_ADMIN}")
     click.echo(f"password: {password}")

@@ -21,6 +21,7 @@ ACTION_LABELS = {
     "api_key.rotated": "API key rotated",
     "api_key.revoked": "API key revoked",
     "api_key.updated": "API key changed",
+    "api_key.secret_reissued": "API key given a new secret",
     "api_key.used": "API key used (first use of the day)",
     "user.login": "Signed in",
     "user.login_failed": "Sign-in failed",

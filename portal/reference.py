@@ -25,7 +25,13 @@ DOCS_CSP = (
 @docs_bp.get("/docs")
 @content_security_policy(DOCS_CSP)
 def reference():
-    return render_template("docs/reference.html", spec_url=url_for("api.openapi_document"))
+    return render_template(
+        "docs/reference.html",
+        spec_url=url_for("api.openapi_document"),
+        oauth_redirect_url=url_for(
+            "static", filename="vendor/swagger-ui/oauth2-redirect.html", _external=True
+        ),
+    )
 
 
 @docs_bp.get("/docs/migrations/<slug>")

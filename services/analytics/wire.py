@@ -31,7 +31,8 @@ class UsageQuery(BaseModel):
         None,
         alias="from",
         description="Start (UTC; rounded down to its hour or day). Default: 30 days (24 hours "
-        "with granularity=hour) before `to`.",
+        "with granularity=hour) before `to`. Must be earlier than `to`: otherwise 400 "
+        "INVALID_PARAMETER (a rule between two parameters, which a schema cannot state).",
     )
     to: datetime | None = Field(None, description="End, exclusive (UTC). Default: now.")
     granularity: Literal["hour", "day"] = Field(
@@ -41,7 +42,8 @@ class UsageQuery(BaseModel):
         None,
         alias="keyId",
         max_length=40,
-        description="apiRequests only: the requests made with this API key (key_…).",
+        description="apiRequests only (with another metric: 400 INVALID_PARAMETER): the "
+        "requests made with this API key (key_…).",
     )
 
     @field_validator("from_", "to")

@@ -40,11 +40,16 @@ class Wire(BaseModel):
 # --- requests ----------------------------------------------------------------------------------
 
 
-def absent() -> Any:
+def absent(**schema_extra: Any) -> Any:
     """A PATCH field that may be left out but is never null: None only marks "not sent", and
     the schema shows no default (a default of null would invite clients to send one). Pair
-    it with a `reject_null` before-validator."""
-    return Field(default=None, json_schema_extra=lambda schema: schema.pop("default", None))
+    it with a `reject_null` before-validator. `schema_extra` adds to the field's schema."""
+
+    def document(schema: dict[str, Any]) -> None:
+        schema.pop("default", None)
+        schema.update(schema_extra)
+
+    return Field(default=None, json_schema_extra=document)
 
 
 def reject_null(value: Any) -> Any:
@@ -57,6 +62,10 @@ DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 
 
+# What services/core/cursors.py signs (itsdangerous): payload, time and signature, base64url.
+CURSOR_PATTERN = r"^\.?[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
+
+
 class PageQuery(BaseModel):
     """limit and cursor, shared by every list endpoint's query model."""
 
@@ -65,7 +74,14 @@ class PageQuery(BaseModel):
     limit: int = Field(
         DEFAULT_LIMIT, ge=1, le=2**31 - 1, description="Page size, 1-200 (larger is clamped)."
     )
-    cursor: str | None = Field(None, max_length=2048, description="nextCursor of the last page.")
+    cursor: str | None = Field(
+        None,
+        max_length=2048,
+        description="nextCursor of the last page, unchanged: it is signed, so any other "
+        "value is 400 INVALID_CURSOR (and one over an hour old, CURSOR_EXPIRED).",
+        # Documented only: the validator leaves the format to decode_cursor (INVALID_CURSOR).
+        json_schema_extra={"pattern": CURSOR_PATTERN},
+    )
 
     @field_validator("limit", mode="after")
     @classmethod

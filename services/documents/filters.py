@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 from sqlalchemy import BindParameter, ColumnElement, Select, exists, func, select
 
@@ -21,6 +28,16 @@ METADATA_PREFIX = "metadata."
 METADATA_KEY_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 MAX_METADATA_FILTERS = 10
 MAX_TAG_FILTERS = 10
+MAX_METADATA_VALUE = 1000
+# The query form generated clients and /docs send: `metadata=dept:sales`, repeated.
+METADATA_PAIRS_SCHEMA = {
+    "type": "array",
+    "items": {
+        "type": "string",
+        "pattern": f"^{METADATA_KEY_RE.pattern}:[\\s\\S]{{0,{MAX_METADATA_VALUE}}}$",
+    },
+    "maxItems": MAX_METADATA_FILTERS,
+}
 
 SortOrder = Literal["createdAt", "-createdAt", "updatedAt", "-updatedAt", "title", "-title"]
 DEFAULT_SORT: SortOrder = "-createdAt"
@@ -57,29 +74,63 @@ class DocumentFilters(BaseModel):
     title: str | None = Field(
         None, min_length=1, max_length=500, description="Case-insensitive substring of the title."
     )
-    metadata: dict[str, str] = Field(
+    metadata: Annotated[dict[str, str], WithJsonSchema(METADATA_PAIRS_SCHEMA)] = Field(
         default_factory=dict,
-        description="Given as metadata.<key>=<value> query pairs; every pair must match.",
+        description="Exact metadata values, as `<key>:<value>` (`dept:sales`); repeat the "
+        "parameter for several pairs, all of which must match (up to "
+        f"{MAX_METADATA_FILTERS}). The value is everything after the first colon, commas "
+        "included. `metadata.<key>=<value>` is accepted too.",
     )
     sort: SortOrder = Field(DEFAULT_SORT, description="Order; '-' means descending.")
+
+    # Given once per value, never comma-split (a value may hold commas): api/validation.py.
+    REPEATED_PARAMETERS: ClassVar[frozenset[str]] = frozenset({"metadata"})
 
     @model_validator(mode="before")
     @classmethod
     def _gather_metadata_pairs(cls, raw: Any) -> Any:
-        if not isinstance(raw, dict):
+        """`metadata.<key>=<value>` parameters join the `metadata=<key>:<value>` ones, as
+        (key, value) pairs that `_pairs_to_dict` checks."""
+        if not isinstance(raw, dict) or not any(n.startswith(METADATA_PREFIX) for n in raw):
             return raw
         out: dict[str, Any] = {}
-        pairs: dict[str, Any] = {}
+        pairs: list[Any] = []
         for name, value in raw.items():
             if name.startswith(METADATA_PREFIX):
-                pairs[name[len(METADATA_PREFIX) :]] = value
-            elif name == "metadata" and isinstance(value, dict):
-                pairs.update(value)
+                pairs.append((name[len(METADATA_PREFIX) :], value))
+            elif name == "metadata":
+                given = value.items() if isinstance(value, dict) else value
+                pairs.extend([given] if isinstance(given, str) else given)
             else:
-                out[name] = value  # a bare `metadata=` is left for validation to refuse
-        if pairs:
-            out["metadata"] = pairs
+                out[name] = value
+        out["metadata"] = pairs
         return out
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _pairs_to_dict(cls, value: Any) -> Any:
+        """`<key>:<value>` strings (the value is all after the first colon) and (key, value)
+        pairs into one dict; a key given twice with two values is refused rather than one
+        value silently winning."""
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            return value
+        pairs = []
+        for item in value:
+            if isinstance(item, str):
+                key, colon, rest = item.partition(":")
+                if not colon:
+                    raise ValueError("give each pair as <key>:<value>")
+                item = (key, rest)
+            elif not (isinstance(item, tuple) and len(item) == 2):
+                raise ValueError("give each pair as <key>:<value>")
+            pairs.append(item)
+        merged: dict[Any, Any] = {}
+        for key, given in pairs:
+            if merged.setdefault(key, given) != given:
+                raise ValueError(f"metadata key {key!r} is given twice, with two values")
+        return merged
 
     @field_validator("metadata")
     @classmethod
@@ -89,8 +140,8 @@ class DocumentFilters(BaseModel):
         for key, value in pairs.items():
             if not METADATA_KEY_RE.fullmatch(key):
                 raise ValueError(f"metadata key {key!r} must match {METADATA_KEY_RE.pattern}")
-            if len(value) > 1000:
-                raise ValueError(f"metadata.{key} is longer than 1000 characters")
+            if len(value) > MAX_METADATA_VALUE:
+                raise ValueError(f"metadata.{key} is longer than {MAX_METADATA_VALUE} characters")
         return pairs
 
     @field_validator("tag")

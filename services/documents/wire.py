@@ -56,9 +56,22 @@ class UploadForm(_Camel):
 
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
-    title: Title | None = None
-    tags: list[Tag] = Field(default_factory=list)
-    metadata: dict[MetadataKey, MetadataValue] = Field(default_factory=dict)
+    # The examples fill /docs's Try it out (Swagger UI writes "string" where none is given).
+    title: Title | None = Field(
+        None, description="Default: the file's name.", examples=["Q3 report"]
+    )
+    tags: list[Tag] = Field(
+        default_factory=list,
+        description=f"Up to {MAX_TAGS}; repeat the part or comma-separate.",
+        examples=[["finance", "q3"]],
+    )
+    metadata: dict[MetadataKey, MetadataValue] = Field(
+        default_factory=dict,
+        description="A JSON object of strings; keys match "
+        f"`{METADATA_KEY_RE.pattern}`, up to {MAX_METADATA_KEYS} of them.",
+        examples=[{"dept": "sales"}],
+        json_schema_extra={"maxProperties": MAX_METADATA_KEYS},
+    )
 
     _tags = field_validator("tags")(_unique_tags)
 
@@ -78,7 +91,7 @@ class DocumentPatch(_Camel):
     # Optional but never null (null is refused below): the schema must not say "nullable".
     title: Title = absent()
     tags: list[Tag] = absent()
-    metadata: dict[MetadataKey, MetadataValue | None] = absent()
+    metadata: dict[MetadataKey, MetadataValue | None] = absent(maxProperties=MAX_METADATA_KEYS)
     status: DocumentStatus = absent()
 
     @field_validator("tags")

@@ -1,7 +1,8 @@
 """Forms and submissions as they go over the wire, both ways (CONTRACT §9; camelCase): one
 pydantic model each, which validates the requests or produces the JSON (API bodies, the
 form.submission.created event), and describes it in OpenAPI. What a form's schema may contain
-is services/forms/schemas.py's rule: here it is only "a JSON object"."""
+is services/forms/schemas.py's rule: here (and in the document) it is a JSON object whose
+"type" is "object"."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pydantic.alias_generators import to_camel
 
 from models import Form, FormSubmission
 from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
+from services.forms.schemas import DIALECT
 
 # --- requests ----------------------------------------------------------------------------------
 
@@ -21,6 +23,20 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Description = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]
 DefinitionId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 MAX_INT32 = 2**31 - 1
+
+
+# What every form's schema must say at its top (services/forms/schemas.check_schema has the
+# rest: a valid JSON Schema without the refused keywords, within the size limits).
+FORM_SCHEMA_TOP = {
+    "required": ["type"],
+    "properties": {"type": {"const": "object"}, "$schema": {"const": DIALECT}},
+}
+
+
+def _patched_schema(schema: dict[str, Any]) -> None:
+    """A PATCH's `schema`: optional, never null (no default shown), the same top rules."""
+    schema.pop("default", None)
+    schema.update(FORM_SCHEMA_TOP)
 
 
 class _Body(BaseModel):
@@ -35,6 +51,7 @@ class FormCreate(_Body):
     schema_: dict[str, Any] = Field(
         alias="schema",
         description='JSON Schema 2020-12 with "type": "object" (docs/forms.md has the rules).',
+        json_schema_extra=FORM_SCHEMA_TOP,
     )
     status: Literal["draft", "published"] = Field("draft", description="draft or published.")
     workflow_definition_id: DefinitionId | None = Field(
@@ -50,7 +67,9 @@ class FormPatch(_Body):
     name: Name = absent()
     description: Description | None = None
     schema_: dict[str, Any] = Field(
-        default=None, alias="schema", json_schema_extra=lambda s: s.pop("default", None)
+        default=None,
+        alias="schema",
+        json_schema_extra=_patched_schema,
     )
     status: Literal["draft", "published", "archived"] = absent()
     workflow_definition_id: DefinitionId | None = None

@@ -7,19 +7,33 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from models import Document, Entity, EntityMention, Relationship
 from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
 from services.documents.wire import DocumentOut
+from services.graph.entities import TYPE_RE
 from services.graph.neighbors import Neighborhood
 
 # --- requests ----------------------------------------------------------------------------------
 
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
-TypeWord = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+# The pattern is the document's; entities.py and relationships.py check it with their message.
+TypeWord = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=40),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": 40, "pattern": TYPE_RE.pattern}),
+]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 

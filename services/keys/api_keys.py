@@ -211,6 +211,27 @@ def _successor_name(key: ApiKey) -> str:
     return name
 
 
+def reissue_secret(key: ApiKey, actor: Actor) -> str:
+    """A new secret for the same key, which keeps its id, name, scopes, allowlist, quota and
+    history; the old secret stops working on the very next request (the row changed: every
+    process reads it again). For a key the operator's tooling re-issues on every run (the
+    quick start's), where a successor per run would only pile up revoked rows."""
+    if not key.is_active:
+        raise conflict("A revoked key cannot be given a new secret.")
+    secret = generate_secret()
+    key.secret_hash = hash_secret(secret)
+    key.secret_hint = secret[-4:]
+    audit_log.record(
+        key.tenant_id,
+        actor,
+        "api_key.secret_reissued",
+        target_type="api_key",
+        target_id=key.id,
+        details={"name": key.name},
+    )
+    return secret
+
+
 def revoke_key(key: ApiKey, actor: Actor) -> None:
     """Effective on the very next request: authentication reads revoked_at every time."""
     if not key.is_active:

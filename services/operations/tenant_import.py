@@ -1,7 +1,8 @@
 """`flask tenants import FILE [--slug NEW]`: a tenant archive loaded into this installation
 (docs/tenant-archive.md). Ids are kept (prefixed ULIDs: 80 random bits each, so two
-installations never mint the same one); an archive whose ids are already here (imported
-before) is refused whole. The manifest's signature is checked when its key is configured here
+installations never mint the same one); an archive whose ids are already here (its source
+tenant is in this installation, or it was imported before) is refused whole, naming the
+tenant that holds them. The manifest's signature is checked when its key is configured here
 (and the import warns when it cannot be). The audit chain arrives as an archived chain, each
 entry checked against its link and its seal, and the live chain starts with a
 `tenant.imported` entry, sealed here, that names it (services/audit/imported.py)."""
@@ -87,10 +88,7 @@ def import_tenant(
             committed = True
         except IntegrityError as error:
             db.session.rollback()
-            raise DomainError(
-                409, "CONFLICT", "Rows of this archive are already in this installation (it "
-                "was imported before, under this or another slug); delete that tenant first.",
-            ) from error  # fmt: skip
+            raise _clash(reader, tables) from error
         finally:
             _release(stored, target, committed)
         report.blobs = len(stored)
@@ -137,6 +135,34 @@ def _authenticate(manifest: dict, *, pinned: bool) -> _Trust:
         "Import with --sha256 and the sha256 the export printed to check the archive whole."
     )
     return trust
+
+
+def _clash(reader, tables: list[Table]) -> DomainError:
+    """Why the rows would not go in, naming the tenant that holds the archive's ids: ids are
+    kept on import, so the tenant it was exported from (or an earlier import of it) blocks
+    a copy into the same installation, whatever the new slug."""
+    for table in tables:
+        if "id" not in table.c or "tenant_id" not in table.c:
+            continue
+        rows = reader.rows(archive.table_member(table.name))
+        try:
+            first = next(rows, None)
+        finally:
+            rows.close()
+        if first is None or not isinstance(first.get("id"), str):
+            continue
+        holder = db.session.scalar(select(table.c.tenant_id).where(table.c.id == first["id"]))
+        if holder is not None:
+            return DomainError(
+                409, "CONFLICT", f"This archive's ids are already in this installation: tenant "
+                f"{holder!r} holds them (the tenant it was exported from, or an earlier import "
+                "of it). Ids are kept on import, so a tenant cannot be copied within one "
+                f"installation: import into another installation, or delete {holder!r} first.",
+            )  # fmt: skip
+    return DomainError(
+        409, "CONFLICT", "Rows of this archive clash with rows already in this installation "
+        "(a unique value other than an id); nothing was imported.",
+    )  # fmt: skip
 
 
 def _tables_of(manifest: dict) -> list[Table]:

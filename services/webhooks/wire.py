@@ -8,7 +8,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from models import WebhookDelivery, WebhookEndpoint
@@ -20,9 +28,22 @@ from services.webhooks.endpoints import MAX_EVENT_TYPES
 # --- requests ----------------------------------------------------------------------------------
 
 
+# The document states the usual rule; the validator's own messages stay (endpoints.py): a
+# URL on a private address, or http where the operator allows it, is decided there.
 Url = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_URL_LENGTH)
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_URL_LENGTH),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_URL_LENGTH,
+            "pattern": "^https://[^/?#]+",
+        }
+    ),
 ]
+# Not an enum in the document: the catalogue grows, and an enum would make generated clients
+# take enum members where callers pass strings (GET /api/v1/webhooks/event-types lists them).
 EventName = Annotated[str, StringConstraints(min_length=1, max_length=80)]
 Description = Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)]
 

@@ -43,10 +43,22 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Id = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
+def _exactly_one_approver(schema: dict[str, Any]) -> None:
+    """The schema states `_exactly_one` as generators read it: one property, not null (a
+    `oneOf` would turn the SDK's one Approver class into three)."""
+    schema["minProperties"] = schema["maxProperties"] = 1
+    for name, prop in schema["properties"].items():
+        options = [p for p in prop.pop("anyOf", []) if p.get("type") != "null"]
+        prop.pop("default", None)
+        if options:
+            prop.update(options[0])
+        schema["properties"][name] = prop
+
+
 class Approver(BaseModel):
     """Exactly one of: a user id, a user's e-mail, or a role (every active user having it)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_exactly_one_approver)
 
     user: Id | None = None
     email: Annotated[str, StringConstraints(min_length=3, max_length=254)] | None = None

@@ -3,7 +3,8 @@
 //
 // Usage in a template:
 //   <link rel="stylesheet" href="/static/vendor/swagger-ui/swagger-ui.css">
-//   <div id="api-reference" data-spec-url="/api/v1/openapi.json"></div>
+//   <div id="api-reference" data-spec-url="/api/v1/openapi.json"
+//        data-oauth-redirect-url="/static/vendor/swagger-ui/oauth2-redirect.html"></div>
 //   <script src="/static/vendor/swagger-ui/swagger-ui-bundle.js" defer></script>
 //   <script src="/static/js/api-docs.js" defer></script>
 (function () {
@@ -32,9 +33,18 @@
       // Authorize (an API key and the tenant), then Try it out: uploads send the file part.
       tryItOutEnabled: false,
       persistAuthorization: false,
+      // Authorize with OAuth: the popup ends at this origin's copy of the redirect page,
+      // the redirect URI the reader's OAuth app registers (docs/oauth.md).
+      oauth2RedirectUrl: new URL(host.dataset.oauthRedirectUrl, document.baseURI).href,
     });
     if (typeof ui.initOAuth === 'function') {
-      ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });
+      // A public app: PKCE (S256) instead of a secret. `/docs?client_id=oac_…` fills the id in.
+      ui.initOAuth({
+        clientId: new URLSearchParams(window.location.search).get('client_id') || '',
+        appName: 'API reference',
+        scopeSeparator: ' ',
+        usePkceWithAuthorizationCodeGrant: true,
+      });
     }
   }
 

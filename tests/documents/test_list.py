@@ -120,6 +120,41 @@ def test_filters(client, headers, library):
     assert titles(tag="q1", contentType="text/*", title="REPORT") == {"gamma REPORT"}
 
 
+def test_metadata_pairs_as_generated_clients_send_them(client, headers, library):
+    """`metadata=<key>:<value>`, repeated for several pairs (the OpenAPI document's form),
+    beside `metadata.<key>=<value>`; a value keeps its own colons and commas."""
+
+    def titles(query: str) -> set[str]:
+        response = client.get(f"{URL}?{query}", headers=headers)
+        assert response.status_code == 200, response.get_json()
+        return {d["title"] for d in response.get_json()["data"]}
+
+    assert titles("metadata=dept:sales") == {"alpha report", "gamma REPORT"}
+    assert titles("metadata=dept:sales&metadata=year:2026") == {"gamma REPORT"}
+    assert titles("metadata=dept:sales&metadata.year=2026") == {"gamma REPORT"}
+    assert titles("metadata=year:1999") == set()
+    assert titles("metadata=dept:sales,ops") == set()  # one value, not two pairs
+    assert titles("metadata=dept:sales&metadata.dept=sales") == {"alpha report", "gamma REPORT"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "metadata=dept",  # no colon
+        "metadata=bad%20key:x",
+        "metadata=:x",
+        "metadata=dept:a&metadata=dept:b",
+        "metadata=dept:a&metadata.dept=b",
+        "&".join(f"metadata=k{i}:v" for i in range(11)),
+    ],
+)
+def test_bad_metadata_pairs_are_400_naming_metadata(client, headers, query):
+    response = client.get(f"{URL}?{query}", headers=headers)
+    assert response.status_code == 400, response.get_json()
+    error = response.get_json()["errors"][0]
+    assert (error["code"], error["field"]) == ("INVALID_PARAMETER", "metadata")
+
+
 def test_status_filter_and_the_trash(client, headers, library):
     archived, trashed = library["Beta notes"]["id"], library["delta sheet"]["id"]
     client.patch(f"{URL}/{archived}", json={"status": "archived"}, headers=headers)
@@ -142,6 +177,7 @@ def test_status_filter_and_the_trash(client, headers, library):
         {"createdAfter": "yesterday"},
         {"metadata.bad key": "x"},
         {"metadata": "x"},
+        {"metadata": ""},
         {"title": ""},
     ],
 )

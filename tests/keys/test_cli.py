@@ -54,5 +54,29 @@ def test_seed_demo_prints_a_working_key_and_can_run_twice(cli, client):
     assert client.get("/api/v1/documents", headers=auth_headers(secret, "demo")).status_code == 200
     second = cli("seed-demo")
     assert second.exit_code == 0
-    # The earlier quick-start key is revoked: only the newest printed key works.
+    # The earlier quick-start secret stops working: only the newest printed one works.
     assert client.get("/api/v1/documents", headers=auth_headers(secret, "demo")).status_code == 401
+    again = dict(line.split(":", 1) for line in second.output.splitlines())
+    assert (
+        client.get(
+            "/api/v1/documents", headers=auth_headers(again["api key"].strip(), "demo")
+        ).status_code
+        == 200
+    )
+
+
+def test_seed_demo_reuses_its_one_quick_start_key(cli, app):
+    """Every `make run` seeds again: the same key gets a new secret, so no revoked rows pile
+    up and the key id stays the one the first run printed."""
+    from extensions import db
+    from models import ApiKey
+
+    ids = set()
+    for _ in range(3):
+        result = cli("seed-demo")
+        assert result.exit_code == 0, result.output
+        ids.add(dict(line.split(":", 1) for line in result.output.splitlines())["key id"].strip())
+    with app.app_context():
+        rows = db.session.scalars(db.select(ApiKey).where(ApiKey.tenant_id == "demo")).all()
+    assert len(ids) == 1 and [row.id for row in rows] == list(ids)
+    assert rows[0].revoked_at is None

@@ -122,5 +122,89 @@ def test_the_patch_body_declares_nothing_nullable_that_the_server_refuses(client
     for name in ("title", "tags", "status", "metadata"):
         assert "anyOf" not in patch[name] and "default" not in patch[name], name
     # null still removes a metadata key (RFC 7386): that null is allowed, and documented.
-    values = patch["metadata"]["patternProperties"]["^[A-Za-z0-9_.-]{1,64}$"]["anyOf"]
-    assert {"type": "null"} in values
+    assert patch["metadata"]["propertyNames"] == {"pattern": "^[A-Za-z0-9_.-]{1,64}$"}
+    assert {"type": "null"} in patch["metadata"]["additionalProperties"]["anyOf"]
+
+
+def test_options_allows_what_the_document_lists_for_the_path(client, headers):
+    """OPTIONS answers `Allow` with the methods of the route the path resolves to, never
+    those of a parameterised sibling it also fits (/webhooks/event-types is no
+    /webhooks/{webhook_id})."""
+    spec = _spec(client)
+    for path, operations in spec["paths"].items():
+        if any(op.get("deprecated") for op in operations.values()):
+            continue  # retired catch-alls answer every method by design
+        documented = {method.upper() for method in operations} | {"OPTIONS"}
+        if "GET" in documented:
+            documented.add("HEAD")
+        url = re.sub(r"\{\w+\}", "x1", path)
+        response = client.options(url, headers=headers)
+        allowed = {m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()}
+        assert allowed == documented, (path, response.status_code, sorted(allowed))
+
+
+def _schema_accepts(spec: dict, schema: dict, value) -> bool:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({"components": spec["components"], **schema}).is_valid(value)
+
+
+def _body_schema(spec: dict, method: str, path: str) -> dict:
+    return spec["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+
+
+def _parameter_schema(spec: dict, path: str, name: str) -> dict:
+    (param,) = [p for p in spec["paths"][path]["get"]["parameters"] if p["name"] == name]
+    return param["schema"]
+
+
+def test_the_document_states_the_rules_the_server_enforces(app, client):
+    """What the server refuses with 400 or 422 the document refuses too, where a schema can
+    say it, so that a request built to the document is one the server takes."""
+    from services.core.cursors import encode_cursor
+
+    spec = _spec(client)
+    cursor = _parameter_schema(spec, "/api/v1/documents", "cursor")
+    with app.test_request_context():
+        issued = encode_cursor("binding", ["2026-11-21T10:00:00+00:00", "doc_1"])
+    assert _schema_accepts(spec, cursor, issued)
+    assert not _schema_accepts(spec, cursor, "0000")
+
+    pairs = _parameter_schema(spec, "/api/v1/documents", "metadata")
+    assert _schema_accepts(spec, pairs, ["dept:sales", "note:a,b:c"])
+    assert not _schema_accepts(spec, pairs, ["dept"])
+    assert not _schema_accepts(spec, pairs, ["bad key:x"])
+
+    patch = _body_schema(spec, "patch", "/api/v1/documents/{document_id}")
+    assert _schema_accepts(spec, patch, {"metadata": {"dept": "ops", "gone": None}})
+    assert not _schema_accepts(spec, patch, {"metadata": {"bad key": "x"}})
+    assert not _schema_accepts(spec, patch, {"metadata": {f"k{i}": "v" for i in range(51)}})
+    assert not _schema_accepts(spec, patch, {"title": "   "})
+
+    step = {"name": "Review", "approvers": [{"role": "admin"}]}
+    workflow = _body_schema(spec, "post", "/api/v1/workflows")
+    assert _schema_accepts(spec, workflow, {"name": "Invoices", "steps": [step]})
+    for approver in ({}, {"role": "admin", "email": "a@b.example"}, {"role": None}):
+        bad = {"name": "Invoices", "steps": [{**step, "approvers": [approver]}]}
+        assert not _schema_accepts(spec, workflow, bad), approver
+
+    form = _body_schema(spec, "post", "/api/v1/forms")
+    assert _schema_accepts(spec, form, {"name": "Leave", "schema": {"type": "object"}})
+    assert not _schema_accepts(spec, form, {"name": "Leave", "schema": {"type": "array"}})
+    assert not _schema_accepts(spec, form, {"name": "Leave", "schema": {}})
+
+    entity = _body_schema(spec, "post", "/api/v1/knowledge-graph/entities")
+    assert _schema_accepts(spec, entity, {"type": "works_for", "name": "Acme"})
+    assert not _schema_accepts(spec, entity, {"type": "Works For", "name": "Acme"})
+
+    hook = _body_schema(spec, "post", "/api/v1/webhooks")
+    assert _schema_accepts(spec, hook, {"url": "https://hooks.example/in", "events": ["*"]})
+    assert not _schema_accepts(spec, hook, {"url": "ftp://hooks.example/in", "events": ["*"]})
+
+    version = spec["paths"]["/api/v1/documents/{document_id}/versions"]["post"]["requestBody"]
+    form_data = version["content"]["multipart/form-data"]["schema"]
+    assert not _schema_accepts(spec, form_data, {"file": "x", "cursor": "x"})
+
+    question = _body_schema(spec, "post", "/api/v1/copilot/conversations")
+    assert _schema_accepts(spec, question, {"message": "What changed in Q3?"})
+    assert not _schema_accepts(spec, question, {"message": " \n\t"})

@@ -163,11 +163,23 @@ def test_a_slug_that_exists_is_refused(app, exported):
     assert "--slug" in result.output
 
 
+def test_a_copy_within_the_installation_names_the_tenant_that_blocks_it(app, exported):
+    """Exported and imported under a new slug in the same installation: refused because the
+    source tenant holds the ids, which is what the message says (nothing was imported before)."""
+    result = cli(app, "tenants", "import", str(exported), "--slug", "acme-copy")
+    assert result.exit_code == 1
+    assert "tenant 'acme' holds them" in result.output
+    assert "imported before" not in result.output
+    with app.app_context():
+        assert db.session.get(Tenant, "acme-copy") is None
+
+
 def test_importing_twice_into_one_installation_is_refused_whole(exported, fresh_install):
     other = _elsewhere(fresh_install)
     assert cli(other, "tenants", "import", str(exported)).exit_code == 0
     again = cli(other, "tenants", "import", str(exported), "--slug", "acme-copy")
     assert again.exit_code == 1 and "already in this installation" in again.output
+    assert "tenant 'acme' holds them" in again.output
     with other.app_context():
         assert db.session.get(Tenant, "acme-copy") is None
     storage = Path(other.config["DMS_STORAGE_DIR"])

@@ -7,7 +7,7 @@ from .api_request_figures import ApiRequestFigures
 from .approver import Approver
 from .approver_ref import ApproverRef
 from .approver_ref_role_type_0 import ApproverRefRoleType0
-from .approver_role_type_0 import ApproverRoleType0
+from .approver_role import ApproverRole
 from .assertion_response_json import AssertionResponseJSON
 from .attestation_response_json import AttestationResponseJSON
 from .authentication_credential_json import AuthenticationCredentialJSON
@@ -84,7 +84,6 @@ from .issue_oauth_token_body_grant_type import IssueOauthTokenBodyGrantType
 from .issue_oauth_token_response_400 import IssueOauthTokenResponse400
 from .issue_oauth_token_response_401 import IssueOauthTokenResponse401
 from .issue_oauth_token_token_out import IssueOauthTokenTokenOut
-from .list_documents_metadata import ListDocumentsMetadata
 from .list_documents_sort import ListDocumentsSort
 from .list_forms_status_type_0 import ListFormsStatusType0
 from .list_meta import ListMeta
@@ -155,7 +154,6 @@ from .revoke_oauth_token_body_token_type_hint import RevokeOauthTokenBodyTokenTy
 from .revoke_oauth_token_response_200 import RevokeOauthTokenResponse200
 from .revoke_oauth_token_response_400 import RevokeOauthTokenResponse400
 from .revoke_oauth_token_response_401 import RevokeOauthTokenResponse401
-from .search_documents_metadata import SearchDocumentsMetadata
 from .search_hit import SearchHit
 from .search_hit_list_envelope import SearchHitListEnvelope
 from .search_hit_signals import SearchHitSignals
@@ -232,7 +230,7 @@ __all__ = (
     "Approver",
     "ApproverRef",
     "ApproverRefRoleType0",
-    "ApproverRoleType0",
+    "ApproverRole",
     "AssertionResponseJSON",
     "AttestationResponseJSON",
     "AuthenticationCredentialJSON",
@@ -305,7 +303,6 @@ __all__ = (
     "IssueOauthTokenResponse400",
     "IssueOauthTokenResponse401",
     "IssueOauthTokenTokenOut",
-    "ListDocumentsMetadata",
     "ListDocumentsSort",
     "ListFormsStatusType0",
     "ListMeta",
@@ -370,7 +367,6 @@ __all__ = (
     "RevokeOauthTokenResponse200",
     "RevokeOauthTokenResponse400",
     "RevokeOauthTokenResponse401",
-    "SearchDocumentsMetadata",
     "SearchHit",
     "SearchHitListEnvelope",
     "SearchHitSignals",

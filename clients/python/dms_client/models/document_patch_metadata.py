@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -11,12 +11,15 @@ T = TypeVar("T", bound="DocumentPatchMetadata")
 
 @_attrs_define
 class DocumentPatchMetadata:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    additional_properties: dict[str, None | str] = _attrs_field(
+        init=False, factory=dict
+    )
 
     def to_dict(self) -> dict[str, Any]:
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+        for prop_name, prop in self.additional_properties.items():
+            field_dict[prop_name] = prop
 
         return field_dict
 
@@ -25,17 +28,29 @@ class DocumentPatchMetadata:
         d = dict(src_dict)
         document_patch_metadata = cls()
 
-        document_patch_metadata.additional_properties = d
+        additional_properties = {}
+        for prop_name, prop_dict in d.items():
+
+            def _parse_additional_property(data: object) -> None | str:
+                if data is None:
+                    return data
+                return cast(None | str, data)
+
+            additional_property = _parse_additional_property(prop_dict)
+
+            additional_properties[prop_name] = additional_property
+
+        document_patch_metadata.additional_properties = additional_properties
         return document_patch_metadata
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> None | str:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: None | str) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -6,7 +6,6 @@ from io import BytesIO
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from .. import types
 from ..types import UNSET, File, Unset
@@ -23,16 +22,16 @@ class UploadDocumentBody:
     """
     Attributes:
         file (File): The document's content (the type is read from it).
-        metadata (UploadDocumentBodyMetadata | Unset):
-        tags (list[str] | Unset):
-        title (str | Unset):
+        metadata (UploadDocumentBodyMetadata | Unset): A JSON object of strings; keys match `[A-Za-z0-9_.-]{1,64}`, up
+            to 50 of them.
+        tags (list[str] | Unset): Up to 50; repeat the part or comma-separate.
+        title (str | Unset): Default: the file's name.
     """
 
     file: File
     metadata: UploadDocumentBodyMetadata | Unset = UNSET
     tags: list[str] | Unset = UNSET
     title: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         file = self.file.to_tuple()
@@ -48,7 +47,7 @@ class UploadDocumentBody:
         title = self.title
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "file": file,
@@ -89,9 +88,6 @@ class UploadDocumentBody:
         if not isinstance(self.title, Unset):
             files.append(("title", (None, str(self.title).encode(), "text/plain")))
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
         return files
 
     @classmethod
@@ -119,21 +115,4 @@ class UploadDocumentBody:
             title=title,
         )
 
-        upload_document_body.additional_properties = d
         return upload_document_body
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

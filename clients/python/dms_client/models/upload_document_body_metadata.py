@@ -11,7 +11,9 @@ T = TypeVar("T", bound="UploadDocumentBodyMetadata")
 
 @_attrs_define
 class UploadDocumentBodyMetadata:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+    """A JSON object of strings; keys match `[A-Za-z0-9_.-]{1,64}`, up to 50 of them."""
+
+    additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -32,10 +34,10 @@ class UploadDocumentBodyMetadata:
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> str:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: str) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

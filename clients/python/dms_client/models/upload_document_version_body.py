@@ -5,7 +5,6 @@ from io import BytesIO
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from .. import types
 from ..types import File
@@ -21,13 +20,12 @@ class UploadDocumentVersionBody:
     """
 
     file: File
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         file = self.file.to_tuple()
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "file": file,
@@ -41,9 +39,6 @@ class UploadDocumentVersionBody:
 
         files.append(("file", self.file.to_tuple()))
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
         return files
 
     @classmethod
@@ -55,21 +50,4 @@ class UploadDocumentVersionBody:
             file=file,
         )
 
-        upload_document_version_body.additional_properties = d
         return upload_document_version_body
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -9,7 +9,6 @@ from ...client import AuthenticatedClient, Client
 from ...models.document_list_envelope import DocumentListEnvelope
 from ...models.document_status import DocumentStatus
 from ...models.error_envelope import ErrorEnvelope
-from ...models.list_documents_metadata import ListDocumentsMetadata
 from ...models.list_documents_sort import ListDocumentsSort
 from ...types import UNSET, Response, Unset
 
@@ -26,7 +25,7 @@ def _get_kwargs(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: ListDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
 ) -> dict[str, Any]:
 
@@ -106,11 +105,11 @@ def _get_kwargs(
         json_title = title
     params["title"] = json_title
 
-    json_metadata: dict[str, Any] | Unset = UNSET
+    json_metadata: list[str] | Unset = UNSET
     if not isinstance(metadata, Unset):
-        json_metadata = metadata.to_dict()
-    if not isinstance(json_metadata, Unset):
-        params.update(json_metadata)
+        json_metadata = metadata
+
+    params["metadata"] = json_metadata
 
     json_sort: str | Unset = UNSET
     if not isinstance(sort, Unset):
@@ -212,7 +211,7 @@ def sync_detailed(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: ListDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
@@ -232,7 +231,7 @@ def sync_detailed(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (ListDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
 
     Raises:
@@ -278,7 +277,7 @@ def sync(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: ListDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
@@ -298,7 +297,7 @@ def sync(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (ListDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
 
     Raises:
@@ -339,7 +338,7 @@ async def asyncio_detailed(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: ListDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
@@ -359,7 +358,7 @@ async def asyncio_detailed(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (ListDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
 
     Raises:
@@ -403,7 +402,7 @@ async def asyncio(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: ListDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
@@ -423,7 +422,7 @@ async def asyncio(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (ListDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
 
     Raises:

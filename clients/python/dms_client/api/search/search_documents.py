@@ -8,7 +8,6 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.document_status import DocumentStatus
 from ...models.error_envelope import ErrorEnvelope
-from ...models.search_documents_metadata import SearchDocumentsMetadata
 from ...models.search_hit_list_envelope import SearchHitListEnvelope
 from ...types import UNSET, Response, Unset
 
@@ -25,7 +24,7 @@ def _get_kwargs(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: SearchDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: Literal["relevance"] | Unset = "relevance",
     q: str,
     recency: bool | Unset = True,
@@ -107,11 +106,11 @@ def _get_kwargs(
         json_title = title
     params["title"] = json_title
 
-    json_metadata: dict[str, Any] | Unset = UNSET
+    json_metadata: list[str] | Unset = UNSET
     if not isinstance(metadata, Unset):
-        json_metadata = metadata.to_dict()
-    if not isinstance(json_metadata, Unset):
-        params.update(json_metadata)
+        json_metadata = metadata
+
+    params["metadata"] = json_metadata
 
     params["sort"] = sort
 
@@ -213,7 +212,7 @@ def sync_detailed(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: SearchDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: Literal["relevance"] | Unset = "relevance",
     q: str,
     recency: bool | Unset = True,
@@ -235,7 +234,7 @@ def sync_detailed(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (SearchDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (Literal['relevance'] | Unset):  Default: 'relevance'.
         q (str):
         recency (bool | Unset):  Default: True.
@@ -285,7 +284,7 @@ def sync(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: SearchDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: Literal["relevance"] | Unset = "relevance",
     q: str,
     recency: bool | Unset = True,
@@ -307,7 +306,7 @@ def sync(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (SearchDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (Literal['relevance'] | Unset):  Default: 'relevance'.
         q (str):
         recency (bool | Unset):  Default: True.
@@ -352,7 +351,7 @@ async def asyncio_detailed(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: SearchDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: Literal["relevance"] | Unset = "relevance",
     q: str,
     recency: bool | Unset = True,
@@ -374,7 +373,7 @@ async def asyncio_detailed(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (SearchDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (Literal['relevance'] | Unset):  Default: 'relevance'.
         q (str):
         recency (bool | Unset):  Default: True.
@@ -422,7 +421,7 @@ async def asyncio(
     updated_after: datetime.datetime | None | Unset = UNSET,
     updated_before: datetime.datetime | None | Unset = UNSET,
     title: None | str | Unset = UNSET,
-    metadata: SearchDocumentsMetadata | Unset = UNSET,
+    metadata: list[str] | Unset = UNSET,
     sort: Literal["relevance"] | Unset = "relevance",
     q: str,
     recency: bool | Unset = True,
@@ -444,7 +443,7 @@ async def asyncio(
         updated_after (datetime.datetime | None | Unset):
         updated_before (datetime.datetime | None | Unset):
         title (None | str | Unset):
-        metadata (SearchDocumentsMetadata | Unset):
+        metadata (list[str] | Unset):
         sort (Literal['relevance'] | Unset):  Default: 'relevance'.
         q (str):
         recency (bool | Unset):  Default: True.

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class ApproverRoleType0(StrEnum):
+class ApproverRole(StrEnum):
     ADMIN = "admin"
     AUDITOR = "auditor"
     MEMBER = "member"
