@@ -27,6 +27,8 @@ from portal.documents.filters import (
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
+from services.customfields import values
+from services.customfields.currencies import ISO_4217
 from services.documents import documents
 from services.documents.filters import parse_position, position_of
 from services.search import search
@@ -163,6 +165,8 @@ def document_detail(document_id: str):
         text_preview_bytes=TEXT_PREVIEW_BYTES,
         can_edit=can_edit_documents(),
         workflow=workflow_panel(document),
+        custom_fields=values.panel(document),
+        currencies=sorted(ISO_4217),
     )
 
 

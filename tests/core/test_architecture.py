@@ -34,6 +34,7 @@ SERVICE_LAYERS = {
     "workflows": {"core", "audit", "notifications"},
     "forms": {"core", "audit", "documents", "workflows"},
     "graph": {"core", "audit", "documents", "search"},
+    "customfields": {"core", "audit", "documents"},
     "operations": {"core", "audit", "accounts", "keys", "limits", "documents", "search"},
     "analytics": {"core", "limits"},
 }
