@@ -20,7 +20,7 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
 
-class OptionIn(_Body):
+class CustomFieldOptionIn(_Body):
     """A select option: with the `id` of an option the field has, that option (relabelled);
     without one, a new option."""
 
@@ -33,7 +33,7 @@ class CustomFieldCreate(_Body):
 
     name: Name = Field(description="Unique in the tenant, ignoring case.")
     data_type: CustomFieldType = Field(description="The kind of value documents hold.")
-    options: list[OptionIn] = Field(
+    options: list[CustomFieldOptionIn] = Field(
         default_factory=list, max_length=200, description="select only: at least one option."
     )
 
@@ -45,7 +45,7 @@ class CustomFieldPatch(_Body):
 
     name: Name = absent()
     data_type: CustomFieldType = absent()
-    options: list[OptionIn] = Field(
+    options: list[CustomFieldOptionIn] = Field(
         default=None, max_length=200, json_schema_extra=lambda s: s.pop("default", None)
     )
 
@@ -59,7 +59,7 @@ class CustomFieldListQuery(PageQuery):
     """GET /custom-fields: by name."""
 
 
-class OptionOut(BaseModel):
+class CustomFieldOptionOut(BaseModel):
     id: str = Field(description="Stable: a document's select value is this id.")
     label: str
 
@@ -70,7 +70,9 @@ class CustomFieldOut(Wire):
     data_type: str = Field(
         description="string, integer, number, monetary, boolean, date, select or documentLink."
     )
-    options: list[OptionOut] = Field(description="select only; empty for the other types.")
+    options: list[CustomFieldOptionOut] = Field(
+        description="select only; empty for the other types."
+    )
     created_at: Timestamp
     updated_at: Timestamp
 

@@ -59,6 +59,7 @@ CustomFieldValues = Annotated[
     dict[str, Any],
     Field(
         max_length=MAX_CUSTOM_FIELDS,
+        title="Custom Fields",
         description="Custom field values by field id (cfd_…): the value in the field's data "
         "type, or null to remove it (docs/customfields.md).",
     ),

@@ -12,6 +12,9 @@ from .. import types
 from ..types import UNSET, File, Unset
 
 if TYPE_CHECKING:
+    from ..models.upload_document_body_custom_fields import (
+        UploadDocumentBodyCustomFields,
+    )
     from ..models.upload_document_body_metadata import UploadDocumentBodyMetadata
 
 
@@ -23,12 +26,15 @@ class UploadDocumentBody:
     """
     Attributes:
         file (File): The document's content (the type is read from it).
+        custom_fields (UploadDocumentBodyCustomFields | Unset): Custom field values by field id (cfd_…): the value in
+            the field's data type, or null to remove it (docs/customfields.md).
         metadata (UploadDocumentBodyMetadata | Unset):
         tags (list[str] | Unset):
         title (str | Unset):
     """
 
     file: File
+    custom_fields: UploadDocumentBodyCustomFields | Unset = UNSET
     metadata: UploadDocumentBodyMetadata | Unset = UNSET
     tags: list[str] | Unset = UNSET
     title: str | Unset = UNSET
@@ -36,6 +42,10 @@ class UploadDocumentBody:
 
     def to_dict(self) -> dict[str, Any]:
         file = self.file.to_tuple()
+
+        custom_fields: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.custom_fields, Unset):
+            custom_fields = self.custom_fields.to_dict()
 
         metadata: dict[str, Any] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
@@ -54,6 +64,8 @@ class UploadDocumentBody:
                 "file": file,
             }
         )
+        if custom_fields is not UNSET:
+            field_dict["customFields"] = custom_fields
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
         if tags is not UNSET:
@@ -67,6 +79,18 @@ class UploadDocumentBody:
         files: types.RequestFiles = []
 
         files.append(("file", self.file.to_tuple()))
+
+        if not isinstance(self.custom_fields, Unset):
+            files.append(
+                (
+                    "customFields",
+                    (
+                        None,
+                        json.dumps(self.custom_fields.to_dict()).encode(),
+                        "application/json",
+                    ),
+                )
+            )
 
         if not isinstance(self.metadata, Unset):
             files.append(
@@ -96,10 +120,20 @@ class UploadDocumentBody:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.upload_document_body_custom_fields import (
+            UploadDocumentBodyCustomFields,
+        )
         from ..models.upload_document_body_metadata import UploadDocumentBodyMetadata
 
         d = dict(src_dict)
         file = File(payload=BytesIO(d.pop("file")))
+
+        _custom_fields = d.pop("customFields", UNSET)
+        custom_fields: UploadDocumentBodyCustomFields | Unset
+        if isinstance(_custom_fields, Unset):
+            custom_fields = UNSET
+        else:
+            custom_fields = UploadDocumentBodyCustomFields.from_dict(_custom_fields)
 
         _metadata = d.pop("metadata", UNSET)
         metadata: UploadDocumentBodyMetadata | Unset
@@ -114,6 +148,7 @@ class UploadDocumentBody:
 
         upload_document_body = cls(
             file=file,
+            custom_fields=custom_fields,
             metadata=metadata,
             tags=tags,
             title=title,

@@ -28,6 +28,7 @@ def _get_kwargs(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -117,6 +118,13 @@ def _get_kwargs(
         json_sort = sort.value
 
     params["sort"] = json_sort
+
+    json_custom_field_query: None | str | Unset
+    if isinstance(custom_field_query, Unset):
+        json_custom_field_query = UNSET
+    else:
+        json_custom_field_query = custom_field_query
+    params["customFieldQuery"] = json_custom_field_query
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -214,6 +222,7 @@ def sync_detailed(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -234,6 +243,7 @@ def sync_detailed(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -256,6 +266,7 @@ def sync_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        custom_field_query=custom_field_query,
     )
 
     response = client.get_httpx_client().request(
@@ -280,6 +291,7 @@ def sync(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -300,6 +312,7 @@ def sync(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -323,6 +336,7 @@ def sync(
         title=title,
         metadata=metadata,
         sort=sort,
+        custom_field_query=custom_field_query,
     ).parsed
 
 
@@ -341,6 +355,7 @@ async def asyncio_detailed(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -361,6 +376,7 @@ async def asyncio_detailed(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -383,6 +399,7 @@ async def asyncio_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        custom_field_query=custom_field_query,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -405,6 +422,7 @@ async def asyncio(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -425,6 +443,7 @@ async def asyncio(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -449,5 +468,6 @@ async def asyncio(
             title=title,
             metadata=metadata,
             sort=sort,
+            custom_field_query=custom_field_query,
         )
     ).parsed
