@@ -60,6 +60,7 @@ CustomFieldValues = Annotated[
     Field(
         max_length=MAX_CUSTOM_FIELDS,
         title="Custom Fields",
+        examples=[{}],  # what the reference page's try-out sends unless told otherwise
         description="Custom field values by field id (cfd_…): the value in the field's data "
         "type, or null to remove it (docs/customfields.md).",
     ),
