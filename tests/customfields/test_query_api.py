@@ -117,7 +117,7 @@ def test_select_exact_and_document_links(client, headers, corpus):
 def test_it_goes_with_the_other_filters_the_sort_and_the_pages(
     client, headers, corpus, patch_values
 ):
-    fields, ids = corpus
+    _fields, ids = corpus
     query = json.dumps(["Count", "gte", 1])
     assert (
         client.patch(f"{DOCS}/{ids['c']}", json={"tags": ["red"]}, headers=headers).status_code
@@ -235,7 +235,6 @@ def test_another_tenants_field_is_unknown_by_id_and_by_name(
         message = _refusal(client, headers, json.dumps([reference, "exists", True]))
         assert "no custom field" in message
     # and our own fields never find their documents
-    fields, _ = corpus
     mine = _titles(client, headers, ["Count", "exists", True])
     assert "theirs" not in mine
     theirs_listed = client.get(
