@@ -66,6 +66,7 @@ def _prepare(app) -> tuple[str, dict[str, str]]:
 
     from extensions import db
     from models import CustomField, Tenant
+    from models.base import new_id
     from services.accounts import tenants
     from services.core.actors import Actor
     from services.customfields import fields
@@ -86,7 +87,9 @@ def _prepare(app) -> tuple[str, dict[str, str]]:
                 )
             ) or fields.create_field(TENANT, actor, name=name, data_type=kind)
             made[name] = field.id
-        _key, secret = api_keys.create_key(tenant, "bench", ["documents:read"], actor)
+        _key, secret = api_keys.create_key(
+            tenant, f"bench {new_id('run')}", ["documents:read"], actor
+        )
         db.session.commit()
     return secret, made
 

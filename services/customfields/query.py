@@ -4,10 +4,10 @@ JSON shape, compiled to one SQL condition on `documents.id`.
     query := [field, op, value] | ["AND" | "OR", [query, ...]] | ["NOT", query]
 
 `field` is a field's id (cfd_…) or its name (ignoring case), of the caller's tenant: any
-other is unknown. Every atom becomes `documents.id IN (SELECT document_id FROM
-custom_field_values WHERE tenant_id = … AND field_id = … AND <the op on the typed column>)`,
-which walks the index (tenant_id, field_id, value_…, document_id) of that column; AND, OR and
-NOT combine those, beside the list's other filters, sort and keyset. Every refusal is 400
+other is unknown. Every atom selects the documents whose value of one field meets the op,
+from the index (tenant_id, field_id, value_…, document_id) of the op's typed column; AND, OR
+and NOT combine them in one condition on `documents.id`, beside the list's other filters, sort
+and keyset (`FEW` says which of two SQL shapes each atom takes). Every refusal is 400
 INVALID_PARAMETER naming customFieldQuery; the depth (every expression counts, an atom too)
 and the number of atoms are bounded as paperless-ngx bounds them, and the text's nesting is
 checked before it is parsed, so no input costs more than its length."""
@@ -148,7 +148,9 @@ def compile_query(tenant_id: str, text: str) -> ColumnElement[bool]:
     a value that does not fit the field's type."""
     parsed = parse(text)
     fields = _resolve(tenant_id, parsed.references)
-    return _Compiler(tenant_id, fields).expression(parsed.tree)
+    plan = _Compiler(tenant_id, fields).expression(parsed.tree)
+    few = _estimate(plan, _counts(tenant_id, plan)) <= FEW
+    return _render(plan, tenant_id, few)
 
 
 def _resolve(tenant_id: str, references: set[str]) -> dict[str, CustomField]:
@@ -171,29 +173,123 @@ def _resolve(tenant_id: str, references: set[str]) -> dict[str, CustomField]:
     return found
 
 
+# --- the plan: what each atom selects, then one of two SQL shapes for it ----------------------
+
+# When the query matches at most this many documents (by its atoms' counts, each capped at
+# FEW + 1), each atom is `documents.id IN (the atom's documents)`: the database reads those
+# few and sorts them. More, and each atom is a correlated EXISTS on the values' primary key
+# (document_id, field_id): the list walks the documents in its order and stops at a page.
+# Each shape is slow where the other is fast (SQLite, 100,000 documents: a range matching
+# 10% takes 82 ms as IN and 2 as EXISTS, one matching 0.1% 0.1 ms as IN and 620 as EXISTS;
+# bench/RESULTS.md, "Custom fields"), and SQLite's planner does not choose between them.
+FEW = 1_000
+
+
+@dataclass(frozen=True, eq=False)
+class _Atom:
+    field: CustomField
+    conditions: tuple
+
+
+@dataclass(frozen=True)
+class _Not:
+    inner: Any
+
+
+@dataclass(frozen=True)
+class _All:
+    parts: tuple
+
+
+@dataclass(frozen=True)
+class _Any:
+    parts: tuple
+
+
+class _Nothing:
+    """An atom no value can meet (icontains matching no option's label)."""
+
+
+def _atoms(plan: Any) -> list[_Atom]:
+    if isinstance(plan, _Atom):
+        return [plan]
+    if isinstance(plan, _Not):
+        return _atoms(plan.inner)
+    if isinstance(plan, _All | _Any):
+        return [a for part in plan.parts for a in _atoms(part)]
+    return []
+
+
+def _atom_filter(tenant_id: str, atom: _Atom) -> tuple:
+    return (V.tenant_id == tenant_id, V.field_id == atom.field.id, *atom.conditions)
+
+
+def _counts(tenant_id: str, plan: Any) -> dict[int, int]:
+    """Each atom's number of documents, counted up to FEW + 1 on its index, in one query."""
+    atoms = _atoms(plan)
+    if not atoms:
+        return {}
+    counted = [
+        select(func.count())
+        .select_from(
+            select(V.document_id).where(*_atom_filter(tenant_id, a)).limit(FEW + 1).subquery()
+        )
+        .scalar_subquery()
+        for a in atoms
+    ]
+    row = db.session.execute(select(*counted)).one()
+    return {id(a): n for a, n in zip(atoms, row, strict=True)}
+
+
+def _estimate(plan: Any, counts: dict[int, int]) -> int:
+    """At most how many documents `plan` matches, as far as FEW + 1 tells."""
+    if isinstance(plan, _Atom):
+        return counts[id(plan)]
+    if isinstance(plan, _All):
+        return min(_estimate(part, counts) for part in plan.parts)
+    if isinstance(plan, _Any):
+        return sum(_estimate(part, counts) for part in plan.parts)
+    if isinstance(plan, _Not):
+        return FEW + 1  # the documents without: as many as there are
+    return 0
+
+
+def _render(plan: Any, tenant_id: str, few: bool) -> ColumnElement[bool]:
+    if isinstance(plan, _Atom):
+        found = select(V.document_id).where(*_atom_filter(tenant_id, plan))
+        if few:
+            return Document.id.in_(found)
+        return found.where(V.document_id == Document.id).exists()
+    if isinstance(plan, _Not):
+        return not_(_render(plan.inner, tenant_id, few))
+    if isinstance(plan, _All | _Any):
+        parts = [_render(part, tenant_id, few) for part in plan.parts]
+        return and_(*parts) if isinstance(plan, _All) else or_(*parts)
+    return false()
+
+
 class _Compiler:
+    """The query's tree as a plan of atoms (each: a field and the conditions on its value)."""
+
     def __init__(self, tenant_id: str, fields: dict[str, CustomField]) -> None:
         self.tenant_id = tenant_id
         self.fields = fields
 
-    def expression(self, expr: list) -> ColumnElement[bool]:
+    def expression(self, expr: list) -> Any:
         if len(expr) == 2:
             operator, operand = expr
             if operator == "NOT":
-                return not_(self.expression(operand))
-            parts = [self.expression(item) for item in operand]
-            return and_(*parts) if operator == "AND" else or_(*parts)
+                return _Not(self.expression(operand))
+            parts = tuple(self.expression(item) for item in operand)
+            return _All(parts) if operator == "AND" else _Any(parts)
         reference, op, value = expr
         return self.atom(self.fields[reference], op, value)
 
-    def _having(self, field: CustomField, *conditions) -> ColumnElement[bool]:
+    def _having(self, field: CustomField, *conditions) -> _Atom:
         """Documents with a value of `field` that meets `conditions`."""
-        found = select(V.document_id).where(
-            V.tenant_id == self.tenant_id, V.field_id == field.id, *conditions
-        )
-        return Document.id.in_(found)
+        return _Atom(field, conditions)
 
-    def atom(self, field: CustomField, op: str, value: Any) -> ColumnElement[bool]:
+    def atom(self, field: CustomField, op: str, value: Any) -> Any:
         kind = CustomFieldType(field.data_type)
         if kind not in _OPS[op]:
             raise _refuse(f"{op} does not apply to the {kind} field {field.name!r}.")
@@ -202,14 +298,12 @@ class _Compiler:
         except ValueError as exc:
             raise _refuse(f"{field.name!r} {op}: {exc}.") from None
 
-    def _atom(
-        self, field: CustomField, kind: CustomFieldType, op: str, value: Any
-    ) -> ColumnElement[bool]:
+    def _atom(self, field: CustomField, kind: CustomFieldType, op: str, value: Any) -> Any:
         if op in ("exists", "isnull"):
             if not isinstance(value, bool):
                 raise ValueError("true or false is expected")
             present = self._having(field)
-            return present if value == (op == "exists") else not_(present)
+            return present if value == (op == "exists") else _Not(present)
         if kind is CustomFieldType.DOCUMENT_LINK:  # `in`: links any of the documents
             ids = self._list(value, types.check_document_id)
             like = [V.value_json.like(f'%"{ident}"%') for ident in ids]
@@ -231,7 +325,7 @@ class _Compiler:
             low, high = (self._scalar(field, kind, item) for item in value)
             return self._having(field, column.between(low, high))
         scalar = self._scalar(field, kind, value)
-        compare: dict[str, Callable[[Any], ColumnElement[bool]]] = {
+        compare: dict[str, Callable[[Any], Any]] = {
             "exact": column.__eq__,
             "gt": column.__gt__,
             "gte": column.__ge__,
@@ -269,6 +363,6 @@ class _Compiler:
         text = types.check_string(value).lower()
         if kind is CustomFieldType.SELECT:
             chosen = [o["id"] for o in field.options if text in o["label"].lower()]
-            return self._having(field, V.value_text.in_(chosen)) if chosen else false()
+            return self._having(field, V.value_text.in_(chosen)) if chosen else _Nothing()
         lowered = func.lower(V.value_text)
         return self._having(field, lowered.contains(text, autoescape=True))

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from services.customfields import query as custom_field_query
+
 DOCS = "/api/v1/documents"
 
 
@@ -102,8 +104,24 @@ def _refusal(client, headers, text: str) -> str:
                  ["Kind", "icontains", "bill"]]], ["b", "d"]),
     ],
 )  # fmt: skip
-def test_each_op_finds_what_it_says(client, headers, corpus, query, expected):
+@pytest.mark.parametrize("few", [1_000, 0], ids=["few-matches-in", "many-matches-exists"])
+def test_each_op_finds_what_it_says(client, headers, corpus, monkeypatch, query, expected, few):
+    monkeypatch.setattr(custom_field_query, "FEW", few)
     assert _titles(client, headers, query) == expected
+
+
+def test_the_shape_follows_how_many_documents_the_atoms_match(app, corpus, tenant, monkeypatch):
+    """Few matches: IN (the database reads them and sorts); more: a correlated EXISTS (the
+    list walks its order). Counted per atom up to FEW + 1; NOT counts as many."""
+    text = json.dumps(["Count", "gte", 5])
+    with app.app_context():
+        assert " IN (SELECT" in str(custom_field_query.compile_query(tenant.id, text))
+        monkeypatch.setattr(custom_field_query, "FEW", 2)
+        assert "EXISTS (SELECT" in str(custom_field_query.compile_query(tenant.id, text))
+        narrow = json.dumps(["AND", [["Count", "gte", 5], ["Count", "exact", 12]]])
+        assert " IN (SELECT" in str(custom_field_query.compile_query(tenant.id, narrow))
+        negated = json.dumps(["NOT", ["Count", "exact", 12]])
+        assert "EXISTS (SELECT" in str(custom_field_query.compile_query(tenant.id, negated))
 
 
 def test_select_exact_and_document_links(client, headers, corpus):
