@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, false, func, not_, or_, select
+from sqlalchemy import ColumnElement, and_, false, func, not_, or_, select, union
 
 from errors import DomainError, invalid_parameter
 from extensions import db
@@ -265,6 +265,10 @@ def _render(plan: Any, tenant_id: str, few: bool) -> ColumnElement[bool]:
         return found.where(V.document_id == Document.id).exists()
     if isinstance(plan, _Not):
         return not_(_render(plan.inner, tenant_id, few))
+    if few and isinstance(plan, _Any) and all(isinstance(p, _Atom) for p in plan.parts):
+        # one set of the atoms' documents: an OR of IN subqueries is a walk on PostgreSQL
+        found = [select(V.document_id).where(*_atom_filter(tenant_id, p)) for p in plan.parts]
+        return Document.id.in_(union(*found))
     if isinstance(plan, _All | _Any):
         parts = [_render(part, tenant_id, few) for part in plan.parts]
         return and_(*parts) if isinstance(plan, _All) else or_(*parts)

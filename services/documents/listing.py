@@ -202,7 +202,10 @@ def list_page(
             params |= {"after_value": position[0], "after_id": position[1]}
     else:
         stmt, params = _statement(dialect, filters, tenant_id, limit, position, condition), {}
-    rows = read_engine.read_alone(stmt, params)
+    if condition is None:
+        rows = read_engine.read_alone(stmt, params)
+    else:  # planned for its values every time: a prepared plan read a 10% range as 0.5%
+        rows = list(db.session.execute(stmt, params).all())
     return rows[:limit], len(rows) > limit
 
 
