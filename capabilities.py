@@ -125,6 +125,10 @@ CAPABILITIES = (
         "api portal services models templates tests docs",
     ),
     _capability(
+        "customfields", "typed custom fields, documents' values and their filter",
+        "api portal services models templates tests docs",
+    ),
+    _capability(
         "operations", "backups, tenant export, import and deletion, the internal tier",
         "api services models tests docs cli",
     ),

@@ -30,6 +30,8 @@ from api.validation import (
 from errors import DomainError, FieldError, validation_failed
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
+from services.customfields import query as custom_field_query
+from services.customfields import values as custom_field_values
 from services.documents import documents, listing, uploads, wire
 from services.documents.download import content_response
 from services.documents.filters import parse_position, position_of
@@ -66,8 +68,8 @@ def _upload_fingerprint() -> str:
 
 
 def _upload_form(fields: dict[str, list[str]]) -> UploadForm:
-    """Validate an upload's multipart fields: tags repeat or comma-separate, metadata is a JSON
-    object."""
+    """Validate an upload's multipart fields: tags repeat or comma-separate, metadata and
+    customFields are JSON objects."""
     errors: list[FieldError] = []
     raw: dict[str, Any] = {}
     for name, values in fields.items():
@@ -75,11 +77,11 @@ def _upload_form(fields: dict[str, list[str]]) -> UploadForm:
             raw["tags"] = [t for v in values for t in v.split(",") if t.strip()]
         elif len(values) > 1:
             errors.append(FieldError("VALIDATION_ERROR", f"{name}: given twice.", name))
-        elif name == "metadata":
+        elif name in ("metadata", "customFields"):
             try:
-                raw["metadata"] = parse_json_text(values[0]) if values[0].strip() else {}
+                raw[name] = parse_json_text(values[0]) if values[0].strip() else {}
             except ValueError as exc:
-                errors.append(FieldError("VALIDATION_ERROR", f"metadata: {exc}", "metadata"))
+                errors.append(FieldError("VALIDATION_ERROR", f"{name}: {exc}", name))
         else:
             raw[name] = values[0]
     if not errors:
@@ -104,16 +106,21 @@ def _receive():
 @responds(DocumentOut, status=201)
 def upload_document():
     """multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
-    (a JSON object of strings). Accepts Idempotency-Key."""
+    (a JSON object of strings), `customFields` (a JSON object: field id -> value). Accepts
+    Idempotency-Key."""
+    actor = current_credential.actor()
     with _receive() as received:
         set_fingerprint(request_digest(request.method, request.path, received.fingerprint))
         form = _upload_form(received.fields)
+        if form.custom_fields:  # 422 before the document is made
+            custom_field_values.check_values(current_tenant.id, form.custom_fields)
         document = documents.create_document(
             received,
-            current_credential.actor(),
+            actor,
             title=form.title,
             tags=form.tags,
             metadata=form.metadata,
+            prepare=lambda new: custom_field_values.set_values(new, form.custom_fields, actor),
         )
     location = url_for("api.get_document", document_id=document.id)
     return ok(wire.document_data(document), status=201, headers={"Location": location})
@@ -130,7 +137,10 @@ def list_documents(query: DocumentListQuery):
         position = parse_position(decode_cursor(query.cursor, binding), query.sort)
         if position is None:
             raise DomainError(400, "INVALID_CURSOR", "This cursor is not valid.", "cursor")
-    rows, more = listing.list_page(current_tenant.id, query, query.limit, position)
+    condition = None
+    if query.custom_field_query is not None:
+        condition = custom_field_query.compile_query(current_tenant.id, query.custom_field_query)
+    rows, more = listing.list_page(current_tenant.id, query, query.limit, position, condition)
     next_cursor = encode_cursor(binding, position_of(rows[-1], query.sort)) if more else None
     data = RawJSON(wire.listed_documents_json(rows))
     return ok_list(data, limit=query.limit, next_cursor=next_cursor)
@@ -156,9 +166,19 @@ def get_document(document_id: str):
 @json_body(DocumentPatch)
 @responds(DocumentOut)
 def update_document(document_id: str, body: DocumentPatch):
+    """Change the title, tags, metadata (merged; null removes a key), status, and custom
+    field values (`customFields`: field id -> value, null removes it)."""
     document = documents.get_document(current_tenant.id, document_id)
     changes = {name: getattr(body, name) for name in body.model_fields_set}
-    document = documents.update_document(document, changes, current_credential.actor())
+    raw_values, actor = changes.pop("custom_fields", None), current_credential.actor()
+    also = None
+    if raw_values is not None:  # 422 before any other change
+        custom_field_values.check_values(current_tenant.id, raw_values)
+
+        def also(changed):
+            return bool(custom_field_values.set_values(changed, raw_values, actor))
+
+    document = documents.update_document(document, changes, actor, also)
     return ok(wire.document_data(document))
 
 

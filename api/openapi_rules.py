@@ -45,6 +45,7 @@ TAG_DESCRIPTIONS = {
     "workflows": "Approval workflows: definitions and the instances that run them.",
     "forms": "eForms (a JSON Schema of fields) and their submissions.",
     "knowledge-graph": "Entities, their relationships, and the documents that mention them.",
+    "custom-fields": "A tenant's typed custom fields; documents carry their values.",
     "analytics": "Usage and content analytics.",
     "copilot": "Questions about the documents, answered with citations.",
     "notes": "Notes on documents, with `@email` mentions that notify people of the tenant.",

@@ -5,6 +5,7 @@ from models.accounts import PLAN_LIMITS, Plan, PortalSession, Role, SupportStaff
 from models.analytics import AnalyticsCounter, AnalyticsTotal
 from models.audit import AuditEntry, ImportedAuditEntry
 from models.copilot import Conversation, CopilotUsage, Message
+from models.customfields import CustomField, CustomFieldType, CustomFieldValue
 from models.documents import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from models.event import Event
 from models.forms import Form, FormStatus, FormSubmission, FormVersion
@@ -40,6 +41,9 @@ __all__ = [
     "AuditEntry",
     "Conversation",
     "CopilotUsage",
+    "CustomField",
+    "CustomFieldType",
+    "CustomFieldValue",
     "DeliveryStatus",
     "DeprecationNotice",
     "DeprecationUsage",

@@ -31,6 +31,8 @@ from portal.thumbnails import grid_cards
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
+from services.customfields import values
+from services.customfields.currencies import ISO_4217
 from services.documents import documents
 from services.documents.filters import parse_position, position_of
 from services.search import search
@@ -173,6 +175,8 @@ def document_detail(document_id: str):
         workflow=workflow_panel(document),
         share=share_panel(document),
         panel=notes_panel(document, request.args.get("notes_before")),
+        custom_fields=values.panel(document),
+        currencies=sorted(ISO_4217),
     )
 
 

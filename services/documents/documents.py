@@ -9,7 +9,7 @@ a searchable field changes."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
 
 from sqlalchemy import Select, select
@@ -38,8 +38,11 @@ def create_document(
     title: str | None,
     tags: list[str],
     metadata: dict[str, str],
+    prepare: Callable[[Document], object] | None = None,
 ) -> Document:
-    """A new document (version 1) from a received upload; emits document.created."""
+    """A new document (version 1) from a received upload; emits document.created. `prepare`
+    runs once the document has its id and before the event: what another capability sets
+    on a new document (its custom field values), so that the event shows it."""
     now = clock.now()
     document = Document(
         tenant_id=received.tenant_id,
@@ -60,6 +63,8 @@ def create_document(
     db.session.add(document)
     db.session.add(_version(document, received, 1, actor, now))
     db.session.flush()
+    if prepare is not None:
+        prepare(document)
     events.emit(document.tenant_id, "document.created", {"document": document_data(document)})
     signals.document_state_changed.send(document, previous=None, stored_bytes=document.size)
     signals.document_content_changed.send(document)
@@ -115,14 +120,22 @@ _TRANSITIONS = {
 }
 
 
-def update_document(document: Document, changes: dict[str, Any], actor: Actor) -> Document:
+def update_document(
+    document: Document,
+    changes: dict[str, Any],
+    actor: Actor,
+    also: Callable[[Document], bool] | None = None,
+) -> Document:
     """Apply a PATCH (title, tags, metadata merge, status); emits document.updated (or
     document.deleted when the status moves to the trash). A trashed document only accepts
-    being restored (status active)."""
+    being restored (status active). `also` makes another capability's change to the
+    document (its custom field values) and says whether anything changed: one
+    document.updated then names it ("customFields") beside the document's own changes."""
     status = changes.get("status")
     current = DocumentStatus(document.status)
     restoring = status is not None and status != current
-    if current is DocumentStatus.DELETED and not restoring and set(changes) - {"status"}:
+    asked = bool(set(changes) - {"status"}) or also is not None
+    if current is DocumentStatus.DELETED and not restoring and asked:
         raise conflict("This document is in the trash; restore it (status active) first.")
     changed: list[str] = []
     if status is not None and status != current:
@@ -147,6 +160,8 @@ def update_document(document: Document, changes: dict[str, Any], actor: Actor) -
         if merged != (document.meta or {}):
             document.meta = merged
             changed.append("metadata")
+    if also is not None and also(document):
+        changed.append("customFields")
     if not changed:
         return document
     document.updated_at = clock.now()

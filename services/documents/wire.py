@@ -6,6 +6,7 @@ timestamps are RFC 3339 UTC to the second (CONTRACT §1)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -22,6 +23,7 @@ from sqlalchemy import Row, select
 
 from extensions import db
 from models.base import in_tenant
+from models.customfields import CustomField, CustomFieldValue
 from models.documents import Document, DocumentStatus, DocumentVersion
 from models.workflows import WorkflowInstance
 from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
@@ -32,6 +34,8 @@ from services.documents.filters import METADATA_KEY_RE, DocumentFilters
 
 MAX_TAGS = 50
 MAX_METADATA_KEYS = 50  # on a document, after a PATCH merges into it too
+MAX_CUSTOM_FIELDS = 100  # values set by one request
+MAX_CUSTOM_FIELD_QUERY = 8192  # characters of customFieldQuery
 # Integers the database stores as 32-bit (version numbers): larger ones are a 400, not a 500.
 MAX_INT32 = 2**31 - 1
 
@@ -49,6 +53,18 @@ def _unique_tags(tags: list[str]) -> list[str]:
     if len(tags) > MAX_TAGS:
         raise ValueError(f"at most {MAX_TAGS} tags")
     return list(dict.fromkeys(tags))
+
+
+CustomFieldValues = Annotated[
+    dict[str, Any],
+    Field(
+        max_length=MAX_CUSTOM_FIELDS,
+        title="Custom Fields",
+        examples=[{}],  # what the reference page's try-out sends unless told otherwise
+        description="Custom field values by field id (cfd_…): the value in the field's data "
+        "type, or null to remove it (docs/customfields.md).",
+    ),
+]
 
 
 class UploadForm(_Camel):
@@ -72,6 +88,7 @@ class UploadForm(_Camel):
         examples=[{"dept": "sales"}],
         json_schema_extra={"maxProperties": MAX_METADATA_KEYS},
     )
+    custom_fields: CustomFieldValues = Field(default_factory=dict)
 
     _tags = field_validator("tags")(_unique_tags)
 
@@ -93,20 +110,34 @@ class DocumentPatch(_Camel):
     tags: list[Tag] = absent()
     metadata: dict[MetadataKey, MetadataValue | None] = absent(maxProperties=MAX_METADATA_KEYS)
     status: DocumentStatus = absent()
+    custom_fields: CustomFieldValues = absent()
 
     @field_validator("tags")
     @classmethod
     def _tags(cls, value: list[str] | None) -> list[str] | None:
         return None if value is None else _unique_tags(value)
 
-    @field_validator("title", "tags", "status", "metadata", mode="before")
+    @field_validator("title", "tags", "status", "metadata", "custom_fields", mode="before")
     @classmethod
     def _not_null(cls, value: Any) -> Any:
         return reject_null(value)
 
 
 class DocumentListQuery(DocumentFilters, PageQuery):
-    """GET /documents: the filters of CONTRACT §4 plus limit and cursor."""
+    """GET /documents: the filters of CONTRACT §4, customFieldQuery, limit and cursor."""
+
+    custom_field_query: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_CUSTOM_FIELD_QUERY,
+        description="A JSON filter on custom field values in paperless-ngx's shape: "
+        '[field, op, value], ["AND"|"OR", [query, …]] or ["NOT", query]; ops exact, in, '
+        "isnull, exists, icontains, gt, gte, lt, lte, range; depth ≤ 10, ≤ 20 conditions "
+        "(docs/customfields.md).",
+    )
+
+    def binding(self) -> dict[str, Any]:
+        return {**super().binding(), "customFieldQuery": self.custom_field_query}
 
 
 class ContentQuery(_Camel):
@@ -136,6 +167,20 @@ def thumbnail_path(document_id: str) -> str:
     return f"/api/v1/documents/{document_id}/thumbnail"
 
 
+class DocumentCustomFieldOut(BaseModel):
+    """One custom field value of a document."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    field_id: str
+    name: str
+    value: Any = Field(
+        description="In the field's data type: a string, an integer, a number, "
+        '{"currency", "amount"} (monetary), a boolean, "YYYY-MM-DD" (date), an option id '
+        "(select) or a list of document ids (documentLink)."
+    )
+
+
 class DocumentOut(Wire):
     id: str
     title: str
@@ -157,6 +202,9 @@ class DocumentOut(Wire):
     deleted_at: Timestamp | None
     workflow: DocumentWorkflowOut | None = Field(
         None, description="The latest approval workflow started on the document, if any."
+    )
+    custom_fields: list[DocumentCustomFieldOut] = Field(
+        default_factory=list, description="The document's custom field values, by field name."
     )
     thumbnail_url: str = Field(
         validation_alias="id",
@@ -193,12 +241,38 @@ def documents_data(documents: list[Document]) -> list[dict[str, Any]]:
     out = _DOCUMENTS.dump_python(
         _DOCUMENTS.validate_python(documents, from_attributes=True), mode="json", by_alias=True
     )
-    latest = {}
+    latest, values = {}, {}
     if documents:
-        latest = _latest_workflows(documents[0].tenant_id, [d.id for d in documents])
+        tenant_id, ids = documents[0].tenant_id, [d.id for d in documents]
+        latest = _latest_workflows(tenant_id, ids)
+        values = custom_field_values(tenant_id, ids)
     for item in out:
         item["workflow"] = latest.get(item["id"])
+        item["customFields"] = values.get(item["id"], [])
     return out
+
+
+def custom_field_values(tenant_id: str, document_ids: list[str]) -> dict[str, list[dict]]:
+    """The documents' custom field values (of one tenant), each document's by field name."""
+    rows = db.session.execute(
+        select(
+            CustomFieldValue.document_id,
+            CustomField.id,
+            CustomField.name,
+            CustomFieldValue.value_json,
+        )
+        .join(CustomField, CustomField.id == CustomFieldValue.field_id)
+        .where(
+            CustomFieldValue.tenant_id == tenant_id,
+            CustomFieldValue.document_id.in_(document_ids),
+        )
+        .order_by(CustomField.name_key, CustomField.id)
+    )
+    found: dict[str, list[dict]] = {}
+    for document_id, field_id, name, value in rows:
+        item = {"fieldId": field_id, "name": name, "value": json.loads(value)}
+        found.setdefault(document_id, []).append(item)
+    return found
 
 
 def listed_documents_json(rows: Sequence[Row]) -> str:

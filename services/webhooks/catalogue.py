@@ -28,6 +28,19 @@ _DOCUMENT = {
     "createdAt": "2026-11-21T10:00:00Z",
     "updatedAt": "2026-11-21T10:00:00Z",
     "deletedAt": None,
+    "customFields": [
+        {"fieldId": "cfd_01jf3x9k2m4n5p6q7r8s9t0v1w", "name": "Invoice total",
+         "value": {"currency": "EUR", "amount": "1250.00"}},
+    ],
+}  # fmt: skip
+
+_CUSTOM_FIELD = {
+    "id": "cfd_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "name": "Invoice total",
+    "dataType": "monetary",
+    "options": [],
+    "createdAt": "2026-11-21T10:00:00Z",
+    "updatedAt": "2026-11-21T10:00:00Z",
 }
 
 
@@ -85,7 +98,7 @@ CATALOGUE: tuple[EventType, ...] = (
     EventType("document.created", "A document was uploaded.", {"document": _DOCUMENT}),
     EventType(
         "document.updated",
-        "A document's content, title, tags, metadata or status changed.",
+        "A document's content, title, tags, metadata, status or custom field values changed.",
         {"document": _DOCUMENT, "changes": ["title"]},
     ),
     EventType(
@@ -98,6 +111,21 @@ CATALOGUE: tuple[EventType, ...] = (
     ),
     EventType("note.created", "A note was written on a document.", {"note": _NOTE}),
     EventType("note.deleted", "A note was deleted by its author or an admin.", {"note": _NOTE}),
+    EventType(
+        "custom_field.created",
+        "An admin or an integration added a custom field.",
+        {"customField": _CUSTOM_FIELD},
+    ),
+    EventType(
+        "custom_field.updated",
+        "A custom field was renamed, its options or its data type changed.",
+        {"customField": {**_CUSTOM_FIELD, "name": "Total"}, "changes": ["name"]},
+    ),
+    EventType(
+        "custom_field.deleted",
+        "A custom field was deleted, and every document's value of it with it.",
+        {"customField": _CUSTOM_FIELD, "valuesRemoved": 12},
+    ),
     EventType(
         "api_key.created",
         "An API key was created.",

@@ -35,6 +35,7 @@ SERVICE_LAYERS = {
     "forms": {"core", "audit", "documents", "workflows"},
     "graph": {"core", "audit", "documents", "search"},
     "notes": {"core", "audit", "notifications"},
+    "customfields": {"core", "audit", "documents"},
     "operations": {"core", "audit", "accounts", "keys", "limits", "documents", "search"},
     "analytics": {"core", "limits"},
     "sharing": {"core", "audit", "accounts", "documents"},

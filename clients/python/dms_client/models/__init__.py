@@ -26,9 +26,18 @@ from .create_form_submission_files_body import CreateFormSubmissionFilesBody
 from .create_form_submission_files_body_data import CreateFormSubmissionFilesBodyData
 from .create_form_submission_json_body import CreateFormSubmissionJsonBody
 from .create_form_submission_json_body_data import CreateFormSubmissionJsonBodyData
+from .custom_field import CustomField
+from .custom_field_create import CustomFieldCreate
+from .custom_field_envelope import CustomFieldEnvelope
+from .custom_field_list_envelope import CustomFieldListEnvelope
+from .custom_field_option import CustomFieldOption
+from .custom_field_option_in import CustomFieldOptionIn
+from .custom_field_patch import CustomFieldPatch
+from .custom_field_type import CustomFieldType
 from .definition_create import DefinitionCreate
 from .definition_patch import DefinitionPatch
 from .document import Document
+from .document_custom_field import DocumentCustomField
 from .document_entity import DocumentEntity
 from .document_envelope import DocumentEnvelope
 from .document_figures import DocumentFigures
@@ -37,6 +46,7 @@ from .document_figures_bystatus import DocumentFiguresBystatus
 from .document_list_envelope import DocumentListEnvelope
 from .document_metadata import DocumentMetadata
 from .document_patch import DocumentPatch
+from .document_patch_custom_fields import DocumentPatchCustomFields
 from .document_patch_metadata import DocumentPatchMetadata
 from .document_status import DocumentStatus
 from .document_version import DocumentVersion
@@ -191,6 +201,7 @@ from .tenant import Tenant
 from .token import Token
 from .token_envelope import TokenEnvelope
 from .upload_document_body import UploadDocumentBody
+from .upload_document_body_custom_fields import UploadDocumentBodyCustomFields
 from .upload_document_body_metadata import UploadDocumentBodyMetadata
 from .upload_document_version_body import UploadDocumentVersionBody
 from .usage_point import UsagePoint
@@ -247,9 +258,18 @@ __all__ = (
     "CreateFormSubmissionFilesBodyData",
     "CreateFormSubmissionJsonBody",
     "CreateFormSubmissionJsonBodyData",
+    "CustomField",
+    "CustomFieldCreate",
+    "CustomFieldEnvelope",
+    "CustomFieldListEnvelope",
+    "CustomFieldOption",
+    "CustomFieldOptionIn",
+    "CustomFieldPatch",
+    "CustomFieldType",
     "DefinitionCreate",
     "DefinitionPatch",
     "Document",
+    "DocumentCustomField",
     "DocumentEntity",
     "DocumentEnvelope",
     "DocumentFigures",
@@ -258,6 +278,7 @@ __all__ = (
     "DocumentListEnvelope",
     "DocumentMetadata",
     "DocumentPatch",
+    "DocumentPatchCustomFields",
     "DocumentPatchMetadata",
     "DocumentStatus",
     "DocumentVersion",
@@ -400,6 +421,7 @@ __all__ = (
     "Token",
     "TokenEnvelope",
     "UploadDocumentBody",
+    "UploadDocumentBodyCustomFields",
     "UploadDocumentBodyMetadata",
     "UploadDocumentVersionBody",
     "UsagePoint",

@@ -11,6 +11,7 @@ from ..models.document_status import DocumentStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.document_custom_field import DocumentCustomField
     from ..models.document_metadata import DocumentMetadata
     from ..models.document_workflow import DocumentWorkflow
 
@@ -40,6 +41,7 @@ class Document:
         thumbnail_url (str): Where the current version's thumbnail is (WebP; 409 until it is made).
         title (str):
         updated_at (datetime.datetime):
+        custom_fields (list[DocumentCustomField] | Unset): The document's custom field values, by field name.
         workflow (DocumentWorkflow | None | Unset): The latest approval workflow started on the document, if any.
     """
 
@@ -61,6 +63,7 @@ class Document:
     thumbnail_url: str
     title: str
     updated_at: datetime.datetime
+    custom_fields: list[DocumentCustomField] | Unset = UNSET
     workflow: DocumentWorkflow | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -109,6 +112,13 @@ class Document:
 
         updated_at = self.updated_at.isoformat()
 
+        custom_fields: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.custom_fields, Unset):
+            custom_fields = []
+            for custom_fields_item_data in self.custom_fields:
+                custom_fields_item = custom_fields_item_data.to_dict()
+                custom_fields.append(custom_fields_item)
+
         workflow: dict[str, Any] | None | Unset
         if isinstance(self.workflow, Unset):
             workflow = UNSET
@@ -141,6 +151,8 @@ class Document:
                 "updatedAt": updated_at,
             }
         )
+        if custom_fields is not UNSET:
+            field_dict["customFields"] = custom_fields
         if workflow is not UNSET:
             field_dict["workflow"] = workflow
 
@@ -148,6 +160,7 @@ class Document:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.document_custom_field import DocumentCustomField
         from ..models.document_metadata import DocumentMetadata
         from ..models.document_workflow import DocumentWorkflow
 
@@ -211,6 +224,17 @@ class Document:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
+        _custom_fields = d.pop("customFields", UNSET)
+        custom_fields: list[DocumentCustomField] | Unset = UNSET
+        if _custom_fields is not UNSET:
+            custom_fields = []
+            for custom_fields_item_data in _custom_fields:
+                custom_fields_item = DocumentCustomField.from_dict(
+                    custom_fields_item_data
+                )
+
+                custom_fields.append(custom_fields_item)
+
         def _parse_workflow(data: object) -> DocumentWorkflow | None | Unset:
             if data is None:
                 return data
@@ -247,6 +271,7 @@ class Document:
             thumbnail_url=thumbnail_url,
             title=title,
             updated_at=updated_at,
+            custom_fields=custom_fields,
             workflow=workflow,
         )
 

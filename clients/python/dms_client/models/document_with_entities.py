@@ -11,6 +11,7 @@ from ..models.document_status import DocumentStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.document_custom_field import DocumentCustomField
     from ..models.document_entity import DocumentEntity
     from ..models.document_with_entities_metadata import DocumentWithEntitiesMetadata
     from ..models.document_workflow import DocumentWorkflow
@@ -41,6 +42,7 @@ class DocumentWithEntities:
         thumbnail_url (str): Where the current version's thumbnail is (WebP; 409 until it is made).
         title (str):
         updated_at (datetime.datetime):
+        custom_fields (list[DocumentCustomField] | Unset): The document's custom field values, by field name.
         entities (list[DocumentEntity] | None | Unset): The entities its text mentions, most often first (for callers
             with knowledge-graph:read; null for others).
         workflow (DocumentWorkflow | None | Unset): The latest approval workflow started on the document, if any.
@@ -64,6 +66,7 @@ class DocumentWithEntities:
     thumbnail_url: str
     title: str
     updated_at: datetime.datetime
+    custom_fields: list[DocumentCustomField] | Unset = UNSET
     entities: list[DocumentEntity] | None | Unset = UNSET
     workflow: DocumentWorkflow | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -113,6 +116,13 @@ class DocumentWithEntities:
 
         updated_at = self.updated_at.isoformat()
 
+        custom_fields: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.custom_fields, Unset):
+            custom_fields = []
+            for custom_fields_item_data in self.custom_fields:
+                custom_fields_item = custom_fields_item_data.to_dict()
+                custom_fields.append(custom_fields_item)
+
         entities: list[dict[str, Any]] | None | Unset
         if isinstance(self.entities, Unset):
             entities = UNSET
@@ -157,6 +167,8 @@ class DocumentWithEntities:
                 "updatedAt": updated_at,
             }
         )
+        if custom_fields is not UNSET:
+            field_dict["customFields"] = custom_fields
         if entities is not UNSET:
             field_dict["entities"] = entities
         if workflow is not UNSET:
@@ -166,6 +178,7 @@ class DocumentWithEntities:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.document_custom_field import DocumentCustomField
         from ..models.document_entity import DocumentEntity
         from ..models.document_with_entities_metadata import (
             DocumentWithEntitiesMetadata,
@@ -232,6 +245,17 @@ class DocumentWithEntities:
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
+        _custom_fields = d.pop("customFields", UNSET)
+        custom_fields: list[DocumentCustomField] | Unset = UNSET
+        if _custom_fields is not UNSET:
+            custom_fields = []
+            for custom_fields_item_data in _custom_fields:
+                custom_fields_item = DocumentCustomField.from_dict(
+                    custom_fields_item_data
+                )
+
+                custom_fields.append(custom_fields_item)
+
         def _parse_entities(data: object) -> list[DocumentEntity] | None | Unset:
             if data is None:
                 return data
@@ -292,6 +316,7 @@ class DocumentWithEntities:
             thumbnail_url=thumbnail_url,
             title=title,
             updated_at=updated_at,
+            custom_fields=custom_fields,
             entities=entities,
             workflow=workflow,
         )

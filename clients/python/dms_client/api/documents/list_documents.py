@@ -27,6 +27,7 @@ def _get_kwargs(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -116,6 +117,13 @@ def _get_kwargs(
         json_sort = sort.value
 
     params["sort"] = json_sort
+
+    json_custom_field_query: None | str | Unset
+    if isinstance(custom_field_query, Unset):
+        json_custom_field_query = UNSET
+    else:
+        json_custom_field_query = custom_field_query
+    params["customFieldQuery"] = json_custom_field_query
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -213,6 +221,7 @@ def sync_detailed(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -233,6 +242,7 @@ def sync_detailed(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,6 +265,7 @@ def sync_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        custom_field_query=custom_field_query,
     )
 
     response = client.get_httpx_client().request(
@@ -279,6 +290,7 @@ def sync(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -299,6 +311,7 @@ def sync(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -322,6 +335,7 @@ def sync(
         title=title,
         metadata=metadata,
         sort=sort,
+        custom_field_query=custom_field_query,
     ).parsed
 
 
@@ -340,6 +354,7 @@ async def asyncio_detailed(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -360,6 +375,7 @@ async def asyncio_detailed(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -382,6 +398,7 @@ async def asyncio_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        custom_field_query=custom_field_query,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -404,6 +421,7 @@ async def asyncio(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    custom_field_query: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -424,6 +442,7 @@ async def asyncio(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        custom_field_query (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -448,5 +467,6 @@ async def asyncio(
             title=title,
             metadata=metadata,
             sort=sort,
+            custom_field_query=custom_field_query,
         )
     ).parsed

@@ -134,7 +134,8 @@ def sync_detailed(
 
      Requires the scope documents:write.
 
-    Update document.
+    Change the title, tags, metadata (merged; null removes a key), status, and custom
+    field values (`customFields`: field id -> value, null removes it).
 
     Args:
         document_id (str):
@@ -171,7 +172,8 @@ def sync(
 
      Requires the scope documents:write.
 
-    Update document.
+    Change the title, tags, metadata (merged; null removes a key), status, and custom
+    field values (`customFields`: field id -> value, null removes it).
 
     Args:
         document_id (str):
@@ -203,7 +205,8 @@ async def asyncio_detailed(
 
      Requires the scope documents:write.
 
-    Update document.
+    Change the title, tags, metadata (merged; null removes a key), status, and custom
+    field values (`customFields`: field id -> value, null removes it).
 
     Args:
         document_id (str):
@@ -238,7 +241,8 @@ async def asyncio(
 
      Requires the scope documents:write.
 
-    Update document.
+    Change the title, tags, metadata (merged; null removes a key), status, and custom
+    field values (`customFields`: field id -> value, null removes it).
 
     Args:
         document_id (str):

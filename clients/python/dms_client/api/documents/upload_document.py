@@ -134,7 +134,8 @@ def sync_detailed(
      Requires the scope documents:write.
 
     multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
-    (a JSON object of strings). Accepts Idempotency-Key.
+    (a JSON object of strings), `customFields` (a JSON object: field id -> value). Accepts
+    Idempotency-Key.
 
     Args:
         idempotency_key (str | Unset):
@@ -171,7 +172,8 @@ def sync(
      Requires the scope documents:write.
 
     multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
-    (a JSON object of strings). Accepts Idempotency-Key.
+    (a JSON object of strings), `customFields` (a JSON object: field id -> value). Accepts
+    Idempotency-Key.
 
     Args:
         idempotency_key (str | Unset):
@@ -203,7 +205,8 @@ async def asyncio_detailed(
      Requires the scope documents:write.
 
     multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
-    (a JSON object of strings). Accepts Idempotency-Key.
+    (a JSON object of strings), `customFields` (a JSON object: field id -> value). Accepts
+    Idempotency-Key.
 
     Args:
         idempotency_key (str | Unset):
@@ -238,7 +241,8 @@ async def asyncio(
      Requires the scope documents:write.
 
     multipart/form-data: `file`, optional `title`, `tags` (repeat or comma list), `metadata`
-    (a JSON object of strings). Accepts Idempotency-Key.
+    (a JSON object of strings), `customFields` (a JSON object: field id -> value). Accepts
+    Idempotency-Key.
 
     Args:
         idempotency_key (str | Unset):
