@@ -3,8 +3,8 @@
 #   chromium + chromium-driver  browser tests (Playwright drives /usr/bin/chromium; we never
 #                               run `playwright install`, which would download a browser)
 #   tesseract-ocr, poppler-utils  OCR of images and scanned PDFs (optional at run time);
-#                               poppler's pdftoppm and libwebp (which it brings) also draw
-#                               and encode the thumbnails (docs/thumbnails.md)
+#                               poppler's pdftoppm also draws a PDF's thumbnail, and the font
+#                               it brings along (DejaVu) a text's (docs/thumbnails.md)
 #   libmagic1                   content sniffing (python-magic)
 #   postgresql-NN-rum           the RUM extension for each local PostgreSQL server NN, so the
 #                               tests cover the opt-in RUM search path (off by default since
@@ -24,9 +24,6 @@ for path in "${!wanted[@]}"; do
 done
 if ! ldconfig -p 2>/dev/null | grep -q libmagic.so.1; then
     missing+=(libmagic1)
-fi
-if ! ldconfig -p 2>/dev/null | grep -q libwebp.so; then
-    missing+=(libwebp7)
 fi
 
 for extensions in /usr/share/postgresql/*/extension; do

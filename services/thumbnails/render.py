@@ -1,31 +1,85 @@
-"""Owns drawing one file as a thumbnail: WebP, at most 400 x 560 pixels. A PDF's first page,
-a JPEG or PNG scaled, the first lines of a text-like file, and a type icon for the rest or
-when drawing fails. poppler's pdftoppm draws everything, one page, under a timeout (our own
-pages for texts, icons and images: services/thumbnails/pages.py); libwebp encodes
-(services/thumbnails/webp.py).
+"""Owns drawing one file as a thumbnail: WebP, at most 400 x 560 pixels. A PDF's first page
+(poppler's pdftoppm draws it), a picture Pillow reads (JPEG, PNG, GIF, TIFF, WebP, BMP)
+scaled, the first lines of a text-like file, and a type icon for the rest or when drawing
+fails; Pillow draws the text and the icon and writes every WebP.
 
-A program run here inherits the work horse's memory ceiling and CPU budget (jobs/worker.py;
-services/search/limits.py); a process limit is the one failure raised to the caller."""
+A picture over the pixel budget is refused from its header, before anything is decoded
+(Pillow's decompression-bomb rule). Whatever runs here inherits the work horse's memory
+ceiling and CPU budget (jobs/worker.py; services/search/limits.py); a process limit is the
+one failure raised to the caller."""
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import subprocess
-import tempfile
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from services.search import limits
-from services.thumbnails import images, pages, webp
+from PIL import (
+    BmpImagePlugin,
+    ExifTags,
+    GifImagePlugin,
+    Image,
+    ImageDraw,
+    ImageFont,
+    ImageOps,
+    JpegImagePlugin,
+    PngImagePlugin,
+    PpmImagePlugin,
+    TiffImagePlugin,
+    WebPImagePlugin,
+    features,
+)
 
+from services.search import limits
+
+BOX = (400, 560)  # the thumbnail's largest width and height
+DEFAULT_MAX_PIXELS = 89_478_485  # Pillow's own MAX_IMAGE_PIXELS (a 9,460 x 9,460 square)
 DEFAULT_TIMEOUT = 30.0  # seconds for one pdftoppm run
 TEXT_HEAD_BYTES = 16 * 1024  # what a text's first lines are read from
 TEXT_TYPES = frozenset(
     {"application/json", "application/xml", "application/javascript", "image/svg+xml"}
 )
+IMAGE_TYPES = frozenset(
+    {
+        "image/jpeg",
+        "image/png",
+        "image/apng",
+        "image/gif",
+        "image/tiff",
+        "image/webp",
+        "image/bmp",
+        "image/x-ms-bmp",
+    }
+)
+# The only decoders a stored file may reach (a JPEG with several pictures, MPO, comes through
+# JPEG's); imported here so that opening a file never loads Pillow's other plugins.
+IMAGE_FORMATS = tuple(
+    plugin.format
+    for plugin in (
+        JpegImagePlugin.JpegImageFile,
+        PngImagePlugin.PngImageFile,
+        GifImagePlugin.GifImageFile,
+        TiffImagePlugin.TiffImageFile,
+        WebPImagePlugin.WebPImageFile,
+        BmpImagePlugin.BmpImageFile,
+    )
+)
+# A large picture is reduced by whole steps (box averages) to at least twice the box, then
+# resampled: as Pillow's own thumbnail() does, close to a fair resampling and much faster.
+REDUCING_GAP = 2
+# Pixels converted at a time, so that no second full-size copy of a picture is ever made.
+STRIP_PIXELS = 1 << 20
+WEBP_QUALITY = 80
+WEBP_METHOD = 2  # of 0 (fastest) to 6: as small as 4 at a box's size, in a quarter of the time
+WHITE = (255, 255, 255)
 # Types named by their usual extension on the icon when the file name has none.
 _LABELS = {
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "DOCX",
@@ -35,18 +89,17 @@ _LABELS = {
     "application/zip": "ZIP",
     "application/octet-stream": "FILE",
 }
-_PPM = re.compile(rb"P6\s+(\d+)\s+(\d+)\s+255\s")
 
 
 @dataclass(frozen=True)
 class Settings:
-    max_pixels: int = images.DEFAULT_MAX_PIXELS
+    max_pixels: int = DEFAULT_MAX_PIXELS
     timeout: float = DEFAULT_TIMEOUT
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Settings:
         return cls(
-            max_pixels=config.get("DMS_THUMBNAIL_MAX_PIXELS", images.DEFAULT_MAX_PIXELS),
+            max_pixels=config.get("DMS_THUMBNAIL_MAX_PIXELS", DEFAULT_MAX_PIXELS),
             timeout=config.get("DMS_THUMBNAIL_TIMEOUT", DEFAULT_TIMEOUT),
         )
 
@@ -61,24 +114,29 @@ class Thumbnail:
 
 
 class Unavailable(RuntimeError):
-    """poppler is not installed: nothing can be drawn (scripts/install-system-packages.sh)."""
+    """A program or codec the drawing needs is missing: pdftoppm (poppler-utils,
+    scripts/install-system-packages.sh) for a PDF, Pillow's WebP support for any picture."""
+
+
+class TooLarge(Exception):
+    """The picture declares more pixels than the budget: refused before it is decoded."""
 
 
 def render(path: Path, content_type: str, filename: str, settings: Settings) -> Thumbnail:
     """The thumbnail of the file at `path`. Never raises but for a process limit
-    (limits.PROCESS_LIMIT_ERRORS) and a missing poppler or libwebp: whatever the file does
-    wrong ends as the type icon with the reason."""
+    (limits.PROCESS_LIMIT_ERRORS) and what is Unavailable: whatever the file does wrong ends
+    as the type icon with the reason."""
     mime = (content_type or "").partition(";")[0].strip().lower()
     try:
         if mime == "application/pdf":
-            return _encode(_draw(Path(path), settings, scale_to=True), "page")
-        if mime in ("image/jpeg", "image/png"):
-            return _image(Path(path), mime, settings)
+            return _encode(_first_page(Path(path), settings), "page")
+        if mime in IMAGE_TYPES:
+            return _encode(_picture(Path(path), settings), "image")
         if mime.startswith("text/") or mime in TEXT_TYPES:
-            return _text(Path(path), settings)
-    except (*limits.PROCESS_LIMIT_ERRORS, Unavailable, webp.EncoderMissing):
+            return _encode(_text(Path(path)), "text")
+    except (*limits.PROCESS_LIMIT_ERRORS, Unavailable):
         raise
-    except images.Unusable as exc:
+    except TooLarge as exc:
         return icon(mime, filename, settings, str(exc))
     except Exception as exc:
         return icon(mime, filename, settings, _short_error(exc))
@@ -86,12 +144,17 @@ def render(path: Path, content_type: str, filename: str, settings: Settings) -> 
 
 
 def icon(mime: str, filename: str, settings: Settings, error: str | None = None) -> Thumbnail:
-    """The type icon: a sheet with the file's extension (or its type's) across it."""
-    with tempfile.TemporaryDirectory(prefix="thumb-") as tmp:
-        target = Path(tmp) / "icon.pdf"
-        pages.write_pdf(target, pages.icon_page(_label(mime, filename)))
-        drawn = _draw(target, settings, scale_to=False)
-    return _encode(drawn, "icon", error)
+    """The type icon: a sheet with a folded corner and the file's extension (or its type's)
+    across it."""
+    label = _label(mime, filename)[:6].upper() or "FILE"
+    page = Image.new("RGB", BOX, WHITE)
+    draw = ImageDraw.Draw(page)
+    paper, edge, fold, ink = (247, 247, 250), (140, 148, 166), (217, 222, 230), (64, 77, 102)
+    draw.polygon([(60, 60), (260, 60), (340, 140), (340, 520), (60, 520)], paper, edge, 6)
+    draw.polygon([(260, 60), (260, 140), (340, 140)], fold, edge, 6)
+    size = 72 if len(label) <= 3 else 216 // len(label)
+    draw.text((200, 340), label, ink, _font(size), anchor="ms", stroke_width=1, stroke_fill=ink)
+    return _encode(page, "icon", error)
 
 
 def _label(mime: str, filename: str) -> str:
@@ -104,36 +167,110 @@ def _label(mime: str, filename: str) -> str:
     return subtype if subtype.isascii() and subtype.isalnum() else "FILE"
 
 
-def _image(path: Path, mime: str, settings: Settings) -> Thumbnail:
-    with path.open("rb") as fh:
-        if mime == "image/png":
-            picture = images.png(fh, settings.max_pixels)
-        else:
-            picture = images.jpeg(fh, path.stat().st_size, settings.max_pixels)
-        shown_w, shown_h = picture.width, picture.height
-        if picture.rotate in (90, 270):
-            shown_w, shown_h = shown_h, shown_w
-        scale = min(pages.BOX_WIDTH / shown_w, pages.BOX_HEIGHT / shown_h, 1.0)
-        # Whole points, at least one: drawn at 72 dpi they are the thumbnail's pixels.
-        width = max(1, int(picture.width * scale))
-        height = max(1, int(picture.height * scale))
-        objects = pages.image_page(picture.image, width, height, picture.rotate)
-        with tempfile.TemporaryDirectory(prefix="thumb-") as tmp:
-            target = Path(tmp) / "image.pdf"
-            pages.write_pdf(target, [*objects, *picture.extra], source=fh)
-            drawn = _draw(target, settings, scale_to=False)
-    return _encode(drawn, "image")
+@cache
+def _font(size: int, name: str | None = None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The system's font file `name` at `size` pixels, or Pillow's bundled font (no file
+    needed) when there is none such."""
+    if name is not None:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            pass
+    return ImageFont.load_default(size=size)
 
 
-def _text(path: Path, settings: Settings) -> Thumbnail:
-    with path.open("rb") as fh:
-        head = fh.read(TEXT_HEAD_BYTES)
-    text = head.decode("utf-8", "replace").removeprefix("\ufeff")
-    with tempfile.TemporaryDirectory(prefix="thumb-") as tmp:
-        target = Path(tmp) / "text.pdf"
-        pages.write_pdf(target, pages.text_page(text))
-        drawn = _draw(target, settings, scale_to=False)
-    return _encode(drawn, "text")
+# --- pictures ----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _pixel_rule(max_pixels: int) -> Iterator[None]:
+    """Pillow's decompression-bomb rule at `max_pixels`, as an error from the first pixel
+    over (Pillow itself only warns up to twice its limit), for what runs inside. The limit is
+    Pillow's process-wide setting: a process draws one thumbnail at a time (a work horse, the
+    CLI), and the setting is put back after."""
+    saved = Image.MAX_IMAGE_PIXELS
+    Image.MAX_IMAGE_PIXELS = max_pixels
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            yield
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        declared = re.search(r"\((\d+) pixels\)", str(exc))
+        count = f"{declared.group(1)} pixels" if declared else "its size"
+        raise TooLarge(f"image too large: {count} (at most {max_pixels})") from exc
+    finally:
+        Image.MAX_IMAGE_PIXELS = saved
+
+
+def _picture(path: Path, settings: Settings) -> Image.Image:
+    """The picture's first frame or page, upright, on white, fitted into the box."""
+    with _pixel_rule(settings.max_pixels), Image.open(path, formats=IMAGE_FORMATS) as source:
+        orientation = _orientation(source)
+        # The box as the picture is stored: a quarter turn swaps its width and height.
+        box = BOX[::-1] if orientation in (5, 6, 7, 8) else BOX
+        # A JPEG is decoded at 1/2, 1/4 or 1/8 of its size, still at least twice the box.
+        source.draft(None, (box[0] * REDUCING_GAP, box[1] * REDUCING_GAP))
+        scale = max(source.width / box[0], source.height / box[1])
+        picture = _on_white(source, max(1, int(scale / REDUCING_GAP)))
+    picture.thumbnail(box, Image.Resampling.LANCZOS)
+    if orientation != 1:
+        # The small picture carries the file's orientation, for exif_transpose to apply.
+        picture.getexif()[ExifTags.Base.Orientation] = orientation
+        ImageOps.exif_transpose(picture, in_place=True)
+    return picture
+
+
+def _orientation(source: Image.Image) -> int:
+    """The EXIF orientation (1: as stored); a damaged EXIF block turns nothing. (A PNG whose
+    EXIF follows its pixels is decoded to find it.)"""
+    try:
+        orientation = int(source.getexif().get(ExifTags.Base.Orientation, 1))
+    except limits.PROCESS_LIMIT_ERRORS:
+        raise
+    except Exception:
+        return 1
+    return orientation if 1 <= orientation <= 8 else 1
+
+
+def _on_white(source: Image.Image, factor: int) -> Image.Image:
+    """`source` in RGB, transparency put on white, reduced `factor` times (box averages).
+    Made a strip of rows at a time: beside the decoded picture only strips are ever held."""
+    width, height = source.size
+    rows = max(1, STRIP_PIXELS // (width * factor)) * factor
+    levels = _grey_levels(source)
+    reduced = Image.new("RGB", (-(-width // factor), -(-height // factor)), WHITE)
+    for top in range(0, height, rows):
+        strip = _rgb(source.crop((0, top, width, min(top + rows, height))), levels)
+        reduced.paste(strip.reduce(factor) if factor > 1 else strip, (0, top // factor))
+    return reduced
+
+
+def _grey_levels(source: Image.Image) -> tuple[float, float] | None:
+    """(scale, offset) bringing 16- and 32-bit grey into 8 bits (Pillow's conversion would
+    clip them): 16 bits by their range, 32 bits (no range to speak of) by their extremes."""
+    if source.mode.startswith("I;16"):
+        return 1 / 256, 0.0
+    if source.mode not in ("I", "F"):
+        return None
+    low, high = source.getextrema()
+    if high <= low:
+        return 1.0, -low
+    return 255 / (high - low), -low * 255 / (high - low)
+
+
+def _rgb(strip: Image.Image, levels: tuple[float, float] | None) -> Image.Image:
+    if levels is not None:
+        scale, offset = levels
+        strip = strip.point(lambda value: value * scale + offset).convert("L")
+    if not strip.has_transparency_data:
+        return strip.convert("RGB")
+    coloured = strip.convert("RGBA")
+    page = Image.new("RGB", strip.size, WHITE)
+    page.paste(coloured, mask=coloured)
+    return page
+
+
+# --- PDF pages ---------------------------------------------------------------------------------
 
 
 def _pdftoppm() -> str:
@@ -143,28 +280,14 @@ def _pdftoppm() -> str:
     return exe
 
 
-def _draw(pdf: Path, settings: Settings, *, scale_to: bool) -> tuple[int, int, bytes]:
-    """(width, height, RGB pixels) of the first page. `scale_to`: fit any page into the box
-    (a landscape page is drawn again to the box's width); else at 72 dpi, a point a pixel."""
-    if not scale_to:
-        drawn = _pdftoppm_run(pdf, ["-r", "72"], settings)
-    else:
-        drawn = _pdftoppm_run(pdf, ["-scale-to", str(pages.BOX_HEIGHT)], settings)
-        if drawn[0] > pages.BOX_WIDTH:
-            drawn = _pdftoppm_run(pdf, ["-scale-to", str(pages.BOX_WIDTH)], settings)
-    width, height, _ = drawn
-    if not (0 < width <= pages.BOX_WIDTH and 0 < height <= pages.BOX_HEIGHT):
-        raise RuntimeError(f"pdftoppm drew {width} x {height} pixels")
-    return drawn
-
-
-def _pdftoppm_run(pdf: Path, size: list[str], settings: Settings) -> tuple[int, int, bytes]:
+def _first_page(pdf: Path, settings: Settings) -> Image.Image:
+    """The first page, its longer side drawn at the box's height, then fitted into the box."""
     limits.check_cpu_budget()
-    # The first page only; an absolute path is never taken for an option; output on stdout.
-    args = [_pdftoppm(), "-f", "1", "-l", "1", "-singlefile", *size, str(pdf.resolve())]
+    # The first page only; an absolute path is never taken for an option; PPM on stdout.
+    args = [_pdftoppm(), "-f", "1", "-l", "1", "-singlefile", "-scale-to", str(BOX[1])]
     try:
         done = subprocess.run(  # noqa: S603  (our executable and our own paths; no shell)
-            args, capture_output=True, timeout=settings.timeout, check=False
+            [*args, str(pdf.resolve())], capture_output=True, timeout=settings.timeout, check=False
         )
     except subprocess.TimeoutExpired as exc:
         raise RuntimeError(f"pdftoppm timed out after {settings.timeout:g}s") from exc
@@ -174,19 +297,68 @@ def _pdftoppm_run(pdf: Path, size: list[str], settings: Settings) -> tuple[int, 
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise RuntimeError(f"pdftoppm exited {done.returncode}: {detail[-1] if detail else ''}")
-    match = _PPM.match(done.stdout)
-    if match is None:
+    if not done.stdout:
         raise RuntimeError("pdftoppm gave no picture")
-    width, height = int(match.group(1)), int(match.group(2))
-    pixels = done.stdout[match.end() :]
-    if len(pixels) != width * height * 3 or width * height > 4 * pages.BOX_WIDTH * pages.BOX_HEIGHT:
-        raise RuntimeError(f"pdftoppm gave {width} x {height} pixels in {len(pixels)} bytes")
-    return width, height, pixels
+    with Image.open(io.BytesIO(done.stdout), formats=(PpmImagePlugin.PpmImageFile.format,)) as ppm:
+        if not (0 < ppm.width <= BOX[1] and 0 < ppm.height <= BOX[1]):
+            raise RuntimeError(f"pdftoppm drew {ppm.width} x {ppm.height} pixels")
+        page = ppm.convert("RGB")
+    page.thumbnail(BOX, Image.Resampling.LANCZOS)
+    return page
 
 
-def _encode(drawn: tuple[int, int, bytes], kind: str, error: str | None = None) -> Thumbnail:
-    width, height, pixels = drawn
-    return Thumbnail(webp.encode_rgb(pixels, width, height), width, height, kind, error)
+# --- texts -------------------------------------------------------------------------------------
+
+# DejaVu Sans Mono shows Latin, Greek and Cyrillic; poppler-utils brings it along (through
+# fontconfig). Pillow's bundled font, the fallback, shows little beyond ASCII.
+TEXT_FONT = "DejaVuSansMono.ttf"
+TEXT_FONT_SIZE, TEXT_LEADING, TEXT_MARGIN = 10, 13, 16
+TEXT_LINES = (BOX[1] - 2 * TEXT_MARGIN) // TEXT_LEADING
+TEXT_WIDTH = BOX[0] - 2 * TEXT_MARGIN
+# More characters than the narrowest glyphs fit on a line, so that a long line is cut cheaply.
+TEXT_COLUMNS = TEXT_WIDTH // 2
+INK = (40, 44, 52)
+
+
+def _text(path: Path) -> Image.Image:
+    """The first lines of the file, read as UTF-8 (a byte that is not shows as a replacement
+    character), on a white page."""
+    with path.open("rb") as fh:
+        head = fh.read(TEXT_HEAD_BYTES)
+    text = head.decode("utf-8", "replace").removeprefix("\ufeff")
+    page = Image.new("RGB", BOX, WHITE)
+    draw = ImageDraw.Draw(page)
+    font = _font(TEXT_FONT_SIZE, TEXT_FONT)
+    for number, line in enumerate(text.splitlines()[:TEXT_LINES]):
+        shown = "".join(c if c.isprintable() else " " for c in line.expandtabs(4))
+        top = TEXT_MARGIN + number * TEXT_LEADING
+        draw.text((TEXT_MARGIN, top), _fitted(shown[:TEXT_COLUMNS], font), INK, font)
+    return page
+
+
+def _fitted(line: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> str:
+    """The longest start of `line` that fits the page's width."""
+    if font.getlength(line) <= TEXT_WIDTH:
+        return line
+    shortest, longest = 0, len(line)
+    while shortest < longest:
+        middle = (shortest + longest + 1) // 2
+        if font.getlength(line[:middle]) <= TEXT_WIDTH:
+            shortest = middle
+        else:
+            longest = middle - 1
+    return line[:shortest]
+
+
+# --- WebP --------------------------------------------------------------------------------------
+
+
+def _encode(picture: Image.Image, kind: str, error: str | None = None) -> Thumbnail:
+    if not features.check_module("webp"):
+        raise Unavailable("Pillow was built without WebP support")
+    out = io.BytesIO()
+    picture.save(out, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
+    return Thumbnail(out.getvalue(), picture.width, picture.height, kind, error)
 
 
 # An absolute path in a message (a blob's, a temporary file's) tells the tenant nothing.

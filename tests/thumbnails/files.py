@@ -1,27 +1,54 @@
 """Files built for the thumbnail tests, small on disk whatever they declare: PNGs (a
-decompression bomb among them), JPEG headers, a PDF of many pages, a damaged PDF; and a
-WebP's size and pixels read back through libwebp's decoder."""
+decompression bomb among them), JPEG headers, a PDF of many pages, a damaged PDF; pictures
+Pillow writes (GIF, TIFF, WebP, BMP, a JPEG turned by its EXIF orientation); and a WebP's size
+and pixels read back."""
 
 from __future__ import annotations
 
-import ctypes
+import io
 import struct
 import zlib
 
-from services.thumbnails import webp
+from PIL import ExifTags, Image
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def png(width: int, height: int, pixel: bytes = b"\x20\x60\xc0", colour: int = 2) -> bytes:
+# Adam7's passes: (first column, first row, column step, row step).
+_ADAM7 = (
+    (0, 0, 8, 8),
+    (4, 0, 8, 8),
+    (0, 4, 4, 8),
+    (2, 0, 4, 4),
+    (0, 2, 2, 4),
+    (1, 0, 2, 2),
+    (0, 1, 1, 2),
+)
+
+
+def png(
+    width: int,
+    height: int,
+    pixel: bytes = b"\x20\x60\xc0",
+    colour: int = 2,
+    *,
+    interlaced: bool = False,
+) -> bytes:
     """A PNG of one colour (`pixel`: 1, 2, 3 or 4 bytes for colour types 0, 4, 2, 6), its
-    data compressed row by row, so 30,000 x 30,000 pixels take a few hundred KiB."""
+    data compressed row by row, so 30,000 x 30,000 pixels take a few hundred KiB;
+    `interlaced`: its rows in Adam7's seven passes."""
     squeeze = zlib.compressobj(9)
-    row = b"\x00" + pixel * width
-    data = b"".join(squeeze.compress(row) for _ in range(height)) + squeeze.flush()
-    header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
+    passes = _ADAM7 if interlaced else ((0, 0, 1, 1),)
+    data = b""
+    for x0, y0, dx, dy in passes:
+        columns, rows = -(-(width - x0) // dx), -(-(height - y0) // dy)
+        if columns > 0:
+            row = b"\x00" + pixel * columns
+            data += b"".join(squeeze.compress(row) for _ in range(max(rows, 0)))
+    data += squeeze.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, int(interlaced))
     return (
         b"\x89PNG\r\n\x1a\n"
         + _chunk(b"IHDR", header)
@@ -78,16 +105,32 @@ DAMAGED_PDF = (
 )
 
 
+def picture(format: str, *frames: Image.Image, **options) -> bytes:
+    """`frames` written by Pillow as one file of `format` (several: a GIF's frames, a TIFF's
+    pages)."""
+    out = io.BytesIO()
+    frames[0].save(out, format, save_all=len(frames) > 1, append_images=frames[1:], **options)
+    return out.getvalue()
+
+
+def turned_jpeg(width: int, height: int, orientation: int) -> bytes:
+    """A JPEG stored `width` x `height`, its left half red and its right half blue, whose EXIF
+    orientation asks for it to be turned when shown."""
+    stored = Image.new("RGB", (width, height), (220, 20, 20))
+    stored.paste((20, 20, 220), (width // 2, 0, width, height))
+    exif = Image.Exif()
+    exif[ExifTags.Base.Orientation] = orientation
+    return picture("JPEG", stored, exif=exif, quality=95)
+
+
 def webp_pixels(image: bytes) -> tuple[int, int, bytes]:
-    """(width, height, RGB pixels) of a WebP, decoded by libwebp."""
-    lib = webp._library()
-    lib.WebPDecodeRGB.restype = ctypes.POINTER(ctypes.c_uint8)
-    size = ctypes.POINTER(ctypes.c_int)
-    lib.WebPDecodeRGB.argtypes = [ctypes.c_char_p, ctypes.c_size_t, size, size]
-    width, height = ctypes.c_int(), ctypes.c_int()
-    out = lib.WebPDecodeRGB(image, len(image), ctypes.byref(width), ctypes.byref(height))
-    assert out, "not a WebP libwebp can decode"
-    try:
-        return width.value, height.value, ctypes.string_at(out, width.value * height.value * 3)
-    finally:
-        lib.WebPFree(out)
+    """(width, height, RGB pixels) of a WebP, decoded by Pillow."""
+    with Image.open(io.BytesIO(image), formats=("WEBP",)) as decoded:
+        rgb = decoded.convert("RGB")
+    return rgb.width, rgb.height, rgb.tobytes()
+
+
+def pixel(pixels: bytes, width: int, x: int, y: int) -> tuple[int, int, int]:
+    """The RGB colour at (x, y) of `pixels`, rows of `width` packed."""
+    at = 3 * (y * width + x)
+    return pixels[at], pixels[at + 1], pixels[at + 2]

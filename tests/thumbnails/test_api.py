@@ -39,7 +39,7 @@ def test_not_ready_until_the_job_has_run_then_the_picture(upload, thumbnail, wor
     ("content", "filename", "size"),
     [
         (pdf_pages(1, 842, 595), "landscape.pdf", (400, 283)),
-        (png(1200, 800), "wide.png", (400, 266)),
+        (png(1200, 800), "wide.png", (400, 267)),  # the nearer of 266.7
         (png(120, 90), "small.png", (120, 90)),  # never enlarged
         (b"line one\nline two\n" * 40, "notes.txt", (400, 560)),
         (b"PK\x03\x04" + b"\x00" * 100, "archive.zip", (400, 560)),  # the type icon
