@@ -18,13 +18,12 @@ from dataclasses import dataclass
 
 from flask import current_app
 from limits import RateLimitItem, parse
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 from redis.exceptions import RedisError
 
-from extensions import redis_store
+from services.core.throttles import moving_window
 
 log = logging.getLogger("dms.login_throttle")
+THROTTLE = "login-throttle"  # the prefix of its Redis keys
 
 # Failures per workspace + email + address: a short wait after 5, longer after 10 and 20.
 PAIR_LIMITS = ("5/minute", "10/15 minutes", "20/hour")
@@ -55,18 +54,6 @@ def _human_wait(seconds: int) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-def _limiter() -> MovingWindowRateLimiter:
-    state = current_app.extensions.setdefault("dms.login_throttle", {})
-    if "limiter" not in state:
-        storage = storage_from_string(
-            "redis://",
-            connection_pool=redis_store.pool_for(current_app),
-            key_prefix=redis_store.key("login-throttle"),
-        )
-        state["limiter"] = MovingWindowRateLimiter(storage)
-    return state["limiter"]
-
-
 def _checks(workspace: str | None, email: str, ip: str) -> list[tuple[str, RateLimitItem, str]]:
     pair = f"{workspace or '(support)'}:{(email or '').strip().lower()}@{ip or '-'}"
     ceiling = f"{current_app.config['DMS_SIGN_IN_FAILURES_PER_IP']}/15 minutes"
@@ -82,7 +69,7 @@ def refusal(workspace: str | None, email: str, ip: str) -> Refusal | None:
     lock every administrator out, and Argon2 keeps guessing slow in the meantime.
     """
     try:
-        limiter = _limiter()
+        limiter = moving_window(THROTTLE)
         waits: dict[str, int] = {}
         for scope, item, ident in _checks(workspace, email, ip):
             if not limiter.test(item, "login", scope, ident):
@@ -99,7 +86,7 @@ def refusal(workspace: str | None, email: str, ip: str) -> Refusal | None:
 
 def record_failure(workspace: str | None, email: str, ip: str) -> None:
     try:
-        limiter = _limiter()
+        limiter = moving_window(THROTTLE)
         for scope, item, ident in _checks(workspace, email, ip):
             limiter.hit(item, "login", scope, ident)
     except RedisError as exc:
@@ -111,6 +98,6 @@ def clear_account(workspace: str | None, email: str, ip: str) -> None:
     try:
         for scope, item, ident in _checks(workspace, email, ip):
             if scope == "account":
-                _limiter().clear(item, "login", scope, ident)
+                moving_window(THROTTLE).clear(item, "login", scope, ident)
     except RedisError as exc:
         log.warning("login failures not cleared: %s", type(exc).__name__)

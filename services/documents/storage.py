@@ -220,6 +220,22 @@ class LocalBlobStore:
         return self.path_for(tenant_id, sha256).stat().st_size
 
 
+@contextlib.contextmanager
+def local_path(store: BlobStore, tenant_id: str, sha256: str) -> Iterator[Path]:
+    """A filesystem path to the blob, for programs that read files (extraction, thumbnails):
+    the file itself on local disk, else a temporary copy that is gone after the block."""
+    if isinstance(store, LocalBlobStore):
+        path = store.path_for(tenant_id, sha256)
+        if not path.is_file():
+            raise FileNotFoundError(path)
+        yield path
+        return
+    with store.open(tenant_id, sha256) as source, tempfile.NamedTemporaryFile() as copy:
+        shutil.copyfileobj(source, copy, 1 << 20)
+        copy.flush()
+        yield Path(copy.name)
+
+
 def _publish(source: Path, final: Path) -> None:
     """Make `final` a name for `source`'s bytes, keeping `source`; nothing if `final` exists
     (same content). A hard link where the filesystem has them, else an atomic copy."""

@@ -10,10 +10,7 @@ the title, tags, metadata, text or notes change, in the same transaction."""
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -31,7 +28,7 @@ from models.notes import Note
 from models.search import DocumentText
 from services.core import queue, signals, transaction
 from services.documents.blobs import blob_store
-from services.documents.storage import BlobStore, LocalBlobStore
+from services.documents.storage import local_path
 from services.search import extraction, fts5_rows, passages
 from services.search.limits import Budgets
 from services.search.scoring import unmarked
@@ -374,7 +371,7 @@ def _extract(
     sha256 = version.sha256 if version is not None else document.sha256
     content_type = version.content_type if version is not None else document.content_type
     try:
-        with _local_path(blob_store(), document.tenant_id, sha256) as path:
+        with local_path(blob_store(), document.tenant_id, sha256) as path:
             return run(path, content_type)
     except FileNotFoundError:
         return extraction.ExtractionResult("failed", error="the stored content is missing")
@@ -406,21 +403,6 @@ def _store(attempt: Attempt, result: extraction.ExtractionResult) -> str:
         },
     )
     return result.status
-
-
-@contextmanager
-def _local_path(store: BlobStore, tenant_id: str, sha256: str) -> Iterator[Path]:
-    """A filesystem path to the blob: the file itself on local disk, else a temporary copy."""
-    if isinstance(store, LocalBlobStore):
-        path = store.path_for(tenant_id, sha256)
-        if not path.is_file():
-            raise FileNotFoundError(path)
-        yield path
-        return
-    with store.open(tenant_id, sha256) as source, tempfile.NamedTemporaryFile() as copy:
-        shutil.copyfileobj(source, copy, 1 << 20)
-        copy.flush()
-        yield Path(copy.name)
 
 
 def pending_documents(tenant_id: str | None = None) -> list[tuple[str, str, int]]:

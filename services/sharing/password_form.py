@@ -20,13 +20,12 @@ import time
 from flask import current_app
 from itsdangerous import BadData, URLSafeTimedSerializer
 from limits import parse
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
 from redis.exceptions import RedisError
 
-from extensions import redis_store
+from services.core.throttles import moving_window
 
 log = logging.getLogger("dms.sharing")
+THROTTLE = "share-link-throttle"  # the prefix of its Redis keys
 
 FORM_TOKEN_SECONDS = 3600
 # Wrong passwords per client address, across every link: a short wait after 5, longer after 20.
@@ -57,23 +56,11 @@ def form_token_valid(token: str, link_id: str, ip: str) -> bool:
     )
 
 
-def _limiter() -> MovingWindowRateLimiter:
-    state = current_app.extensions.setdefault("dms.share_link_throttle", {})
-    if "limiter" not in state:
-        storage = storage_from_string(
-            "redis://",
-            connection_pool=redis_store.pool_for(current_app),
-            key_prefix=redis_store.key("share-link-throttle"),
-        )
-        state["limiter"] = MovingWindowRateLimiter(storage)
-    return state["limiter"]
-
-
 def retry_after(ip: str) -> int | None:
     """Seconds until this address may try a password again, or None when it may now.
     Without Redis the check is skipped (logged), and Argon2 keeps guessing slow."""
     try:
-        limiter = _limiter()
+        limiter = moving_window(THROTTLE)
         waits = []
         for limit in FAILURE_LIMITS:
             item = parse(limit)
@@ -89,6 +76,6 @@ def retry_after(ip: str) -> int | None:
 def record_failure(ip: str) -> None:
     try:
         for limit in FAILURE_LIMITS:
-            _limiter().hit(parse(limit), "share-password", ip or "-")
+            moving_window(THROTTLE).hit(parse(limit), "share-password", ip or "-")
     except RedisError as exc:
         log.warning("share-link password failure not counted: %s", type(exc).__name__)

@@ -10,14 +10,9 @@ makes the missing ones of a whole installation."""
 from __future__ import annotations
 
 import logging
-import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from hashlib import sha256
-from pathlib import Path
 
 from flask import current_app
 from redis.exceptions import RedisError
@@ -32,7 +27,7 @@ from models.base import in_tenant
 from models.thumbnails import DocumentThumbnail, ThumbnailStatus
 from services.core import queue
 from services.documents.blobs import blob_store
-from services.documents.storage import LocalBlobStore
+from services.documents.storage import local_path
 from services.thumbnails import render
 
 log = logging.getLogger(__name__)
@@ -209,7 +204,7 @@ def draw(attempt: Attempt) -> render.Thumbnail:
         reason = f"gave up after {MAX_ATTEMPTS} attempts"
         return render.icon(attempt.content_type, attempt.filename, settings, reason)
     try:
-        with _local_path(attempt.tenant_id, attempt.sha256) as path:
+        with local_path(blob_store(), attempt.tenant_id, attempt.sha256) as path:
             return render.render(path, attempt.content_type, attempt.filename, settings)
     except FileNotFoundError:
         reason = "the stored content is missing"
@@ -241,19 +236,3 @@ def store(attempt: Attempt, thumbnail: render.Thumbnail) -> str | None:
         extra={"document_id": attempt.document_id, "kind": thumbnail.kind, "error": row.error},
     )
     return thumbnail.kind
-
-
-@contextmanager
-def _local_path(tenant_id: str, sha: str) -> Iterator[Path]:
-    """A filesystem path to the blob: the file itself on local disk, else a temporary copy."""
-    store_ = blob_store()
-    if isinstance(store_, LocalBlobStore):
-        path = store_.path_for(tenant_id, sha)
-        if not path.is_file():
-            raise FileNotFoundError(path)
-        yield path
-        return
-    with store_.open(tenant_id, sha) as source, tempfile.NamedTemporaryFile() as copy:
-        shutil.copyfileobj(source, copy, 1 << 20)
-        copy.flush()
-        yield Path(copy.name)
