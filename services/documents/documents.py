@@ -38,8 +38,10 @@ def create_document(
     title: str | None,
     tags: list[str],
     metadata: dict[str, str],
+    source: dict[str, str],
 ) -> Document:
-    """A new document (version 1) from a received upload; emits document.created."""
+    """A new document (version 1) from a received upload; emits document.created. `source`
+    says how it came in: {"type": SourceType, …what that way in knows}."""
     now = clock.now()
     document = Document(
         tenant_id=received.tenant_id,
@@ -50,6 +52,7 @@ def create_document(
         sha256=received.blob.sha256,
         status=DocumentStatus.ACTIVE.value,
         meta=dict(metadata),
+        source=dict(source),
         text_status=TextStatus.PENDING.value,
         current_version=1,
         created_by=actor.ref,
