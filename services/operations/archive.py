@@ -52,6 +52,7 @@ NOT_EXPORTED: dict[str, str] = {
     "idempotency_records": "replays of requests made to the source",
     "deprecation_usages": "per-credential usage of deprecated calls at the source",
     "share_links": "bearer links to the source's address (tokens kept only hashed): share again",
+    "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
 }
 # The tenant row's bookkeeping of its live chain: not exported (the chain travels as an
 # archived one) and, on import, what a new tenant's chain starts from.
@@ -60,7 +61,6 @@ FRESH_CHAIN = {
     "audit_keyed_since": 1,
     "audit_head_seal": None,
     "audit_head_key": None,
-    "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
 }
 # Travel only with --with-secrets (hashes, never plaintext: nothing here holds any).
 SECRET_TABLES = {"api_keys"}
