@@ -38,6 +38,7 @@ from .document_list_envelope import DocumentListEnvelope
 from .document_metadata import DocumentMetadata
 from .document_patch import DocumentPatch
 from .document_patch_metadata import DocumentPatchMetadata
+from .document_source import DocumentSource
 from .document_status import DocumentStatus
 from .document_version import DocumentVersion
 from .document_version_envelope import DocumentVersionEnvelope
@@ -155,6 +156,20 @@ from .revoke_oauth_token_body_token_type_hint import RevokeOauthTokenBodyTokenTy
 from .revoke_oauth_token_response_200 import RevokeOauthTokenResponse200
 from .revoke_oauth_token_response_400 import RevokeOauthTokenResponse400
 from .revoke_oauth_token_response_401 import RevokeOauthTokenResponse401
+from .saved_view import SavedView
+from .saved_view_create import SavedViewCreate
+from .saved_view_create_columns_item import SavedViewCreateColumnsItem
+from .saved_view_create_filters import SavedViewCreateFilters
+from .saved_view_create_sort import SavedViewCreateSort
+from .saved_view_envelope import SavedViewEnvelope
+from .saved_view_filters import SavedViewFilters
+from .saved_view_list_envelope import SavedViewListEnvelope
+from .saved_view_owner import SavedViewOwner
+from .saved_view_owner_type import SavedViewOwnerType
+from .saved_view_patch import SavedViewPatch
+from .saved_view_patch_columns_item import SavedViewPatchColumnsItem
+from .saved_view_patch_filters import SavedViewPatchFilters
+from .saved_view_patch_sort import SavedViewPatchSort
 from .search_documents_metadata import SearchDocumentsMetadata
 from .search_hit import SearchHit
 from .search_hit_list_envelope import SearchHitListEnvelope
@@ -170,6 +185,7 @@ from .sharing_settings_envelope import SharingSettingsEnvelope
 from .sharing_settings_patch import SharingSettingsPatch
 from .similar_document import SimilarDocument
 from .similar_document_list_envelope import SimilarDocumentListEnvelope
+from .source_type import SourceType
 from .step import Step
 from .step_mode import StepMode
 from .step_out import StepOut
@@ -261,6 +277,7 @@ __all__ = (
     "DocumentMetadata",
     "DocumentPatch",
     "DocumentPatchMetadata",
+    "DocumentSource",
     "DocumentStatus",
     "DocumentVersion",
     "DocumentVersionEnvelope",
@@ -370,6 +387,20 @@ __all__ = (
     "RevokeOauthTokenResponse200",
     "RevokeOauthTokenResponse400",
     "RevokeOauthTokenResponse401",
+    "SavedView",
+    "SavedViewCreate",
+    "SavedViewCreateColumnsItem",
+    "SavedViewCreateFilters",
+    "SavedViewCreateSort",
+    "SavedViewEnvelope",
+    "SavedViewFilters",
+    "SavedViewListEnvelope",
+    "SavedViewOwner",
+    "SavedViewOwnerType",
+    "SavedViewPatch",
+    "SavedViewPatchColumnsItem",
+    "SavedViewPatchFilters",
+    "SavedViewPatchSort",
     "SearchDocumentsMetadata",
     "SearchHit",
     "SearchHitListEnvelope",
@@ -385,6 +416,7 @@ __all__ = (
     "SharingSettingsPatch",
     "SimilarDocument",
     "SimilarDocumentListEnvelope",
+    "SourceType",
     "Step",
     "StepMode",
     "StepOut",

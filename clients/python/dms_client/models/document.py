@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.document_metadata import DocumentMetadata
+    from ..models.document_source import DocumentSource
     from ..models.document_workflow import DocumentWorkflow
 
 
@@ -32,6 +33,9 @@ class Document:
         metadata (DocumentMetadata):
         sha256 (str):
         size (int):
+        source (DocumentSource): Where the document came from. `type` says how; the rest depends on it: form adds
+            `formId` and `submissionId`, mail `accountId`, `messageId`, `from` and `subject`, folder
+            `path`; import keeps what the archive's document said.
         status (DocumentStatus):
         tags (list[str]):
         text_error (None | str):
@@ -53,6 +57,7 @@ class Document:
     metadata: DocumentMetadata
     sha256: str
     size: int
+    source: DocumentSource
     status: DocumentStatus
     tags: list[str]
     text_error: None | str
@@ -91,6 +96,8 @@ class Document:
         sha256 = self.sha256
 
         size = self.size
+
+        source = self.source.to_dict()
 
         status = self.status.value
 
@@ -131,6 +138,7 @@ class Document:
                 "metadata": metadata,
                 "sha256": sha256,
                 "size": size,
+                "source": source,
                 "status": status,
                 "tags": tags,
                 "textError": text_error,
@@ -149,6 +157,7 @@ class Document:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.document_metadata import DocumentMetadata
+        from ..models.document_source import DocumentSource
         from ..models.document_workflow import DocumentWorkflow
 
         d = dict(src_dict)
@@ -189,6 +198,8 @@ class Document:
         sha256 = d.pop("sha256")
 
         size = d.pop("size")
+
+        source = DocumentSource.from_dict(d.pop("source"))
 
         status = DocumentStatus(d.pop("status"))
 
@@ -239,6 +250,7 @@ class Document:
             metadata=metadata,
             sha256=sha256,
             size=size,
+            source=source,
             status=status,
             tags=tags,
             text_error=text_error,

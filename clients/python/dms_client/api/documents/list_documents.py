@@ -11,6 +11,7 @@ from ...models.document_status import DocumentStatus
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_documents_metadata import ListDocumentsMetadata
 from ...models.list_documents_sort import ListDocumentsSort
+from ...models.source_type import SourceType
 from ...types import UNSET, Response, Unset
 
 
@@ -20,6 +21,7 @@ def _get_kwargs(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -28,6 +30,7 @@ def _get_kwargs(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -55,6 +58,15 @@ def _get_kwargs(
         json_tag = tag
 
     params["tag"] = json_tag
+
+    json_source: list[str] | Unset = UNSET
+    if not isinstance(source, Unset):
+        json_source = []
+        for source_item_data in source:
+            source_item = source_item_data.value
+            json_source.append(source_item)
+
+    params["source"] = json_source
 
     json_content_type: None | str | Unset
     if isinstance(content_type, Unset):
@@ -117,6 +129,13 @@ def _get_kwargs(
         json_sort = sort.value
 
     params["sort"] = json_sort
+
+    json_saved_view: None | str | Unset
+    if isinstance(saved_view, Unset):
+        json_saved_view = UNSET
+    else:
+        json_saved_view = saved_view
+    params["savedView"] = json_saved_view
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -206,6 +225,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -214,6 +234,7 @@ def sync_detailed(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -226,6 +247,7 @@ def sync_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -234,6 +256,7 @@ def sync_detailed(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,6 +271,7 @@ def sync_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -256,6 +280,7 @@ def sync_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        saved_view=saved_view,
     )
 
     response = client.get_httpx_client().request(
@@ -272,6 +297,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -280,6 +306,7 @@ def sync(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -292,6 +319,7 @@ def sync(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -300,6 +328,7 @@ def sync(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -315,6 +344,7 @@ def sync(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -323,6 +353,7 @@ def sync(
         title=title,
         metadata=metadata,
         sort=sort,
+        saved_view=saved_view,
     ).parsed
 
 
@@ -333,6 +364,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -341,6 +373,7 @@ async def asyncio_detailed(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -353,6 +386,7 @@ async def asyncio_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -361,6 +395,7 @@ async def asyncio_detailed(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -375,6 +410,7 @@ async def asyncio_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -383,6 +419,7 @@ async def asyncio_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        saved_view=saved_view,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -397,6 +434,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -405,6 +443,7 @@ async def asyncio(
     title: None | str | Unset = UNSET,
     metadata: ListDocumentsMetadata | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -417,6 +456,7 @@ async def asyncio(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -425,6 +465,7 @@ async def asyncio(
         title (None | str | Unset):
         metadata (ListDocumentsMetadata | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -441,6 +482,7 @@ async def asyncio(
             cursor=cursor,
             status=status,
             tag=tag,
+            source=source,
             content_type=content_type,
             created_after=created_after,
             created_before=created_before,
@@ -449,5 +491,6 @@ async def asyncio(
             title=title,
             metadata=metadata,
             sort=sort,
+            saved_view=saved_view,
         )
     ).parsed

@@ -10,6 +10,7 @@ from ...models.document_status import DocumentStatus
 from ...models.error_envelope import ErrorEnvelope
 from ...models.search_documents_metadata import SearchDocumentsMetadata
 from ...models.search_hit_list_envelope import SearchHitListEnvelope
+from ...models.source_type import SourceType
 from ...types import UNSET, Response, Unset
 
 
@@ -19,6 +20,7 @@ def _get_kwargs(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -56,6 +58,15 @@ def _get_kwargs(
         json_tag = tag
 
     params["tag"] = json_tag
+
+    json_source: list[str] | Unset = UNSET
+    if not isinstance(source, Unset):
+        json_source = []
+        for source_item_data in source:
+            source_item = source_item_data.value
+            json_source.append(source_item)
+
+    params["source"] = json_source
 
     json_content_type: None | str | Unset
     if isinstance(content_type, Unset):
@@ -207,6 +218,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -229,6 +241,7 @@ def sync_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -253,6 +266,7 @@ def sync_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -279,6 +293,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -301,6 +316,7 @@ def sync(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -326,6 +342,7 @@ def sync(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -346,6 +363,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -368,6 +386,7 @@ async def asyncio_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -392,6 +411,7 @@ async def asyncio_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -416,6 +436,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -438,6 +459,7 @@ async def asyncio(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -464,6 +486,7 @@ async def asyncio(
             cursor=cursor,
             status=status,
             tag=tag,
+            source=source,
             content_type=content_type,
             created_after=created_after,
             created_before=created_before,
