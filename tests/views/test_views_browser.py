@@ -53,3 +53,27 @@ def test_a_member_saves_applies_and_deletes_a_view(server, tenant, create_user, 
         page.click(".saved-view button:has-text('Delete')")
         expect(page.locator(".saved-view")).to_have_count(0)
         assert page.problems == []
+
+
+def test_save_this_view_saves_the_filters_typed_since_the_page_loaded(
+    server, tenant, create_user, upload
+):
+    """The filter form swaps only the results (htmx): the save form must still carry what the
+    page shows now, not what it showed when it loaded."""
+    upload("Invoice March", ["finance"])
+    upload("Team offsite", ["hr"])
+    create_user(tenant, "member", email="mia@acme.example", password=PASSWORD)
+    with watched_page() as (_browser, page):
+        sign_in(page, server, "mia@acme.example")
+        page.goto(f"{server}/documents")
+        expect(page.locator("#documents-table tbody tr")).to_have_count(2)
+        page.fill("#f-tag", "hr")
+        expect(page.locator("#documents-table tbody tr")).to_have_count(1)
+        page.click("#saved-views summary")
+        page.fill("#view-name", "People")
+        page.click("#save-view-form button[type=submit]")
+        expect(page.locator(".saved-view a")).to_have_text("People")
+        expect(page.locator("#documents-table tbody tr")).to_have_count(1)
+        expect(page.locator("#documents-table tbody tr a.strong")).to_have_text("Team offsite")
+        expect(page.locator("#f-tag")).to_have_value("hr")
+        assert page.problems == []
