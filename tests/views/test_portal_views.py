@@ -162,3 +162,12 @@ def test_others_personal_views_stay_theirs_and_shared_ones_are_deleted_by_admins
     after = _page(browser)
     assert "Deleted the view “Team view”." in after and 'id="view-svw_' not in after
     assert client.get(f"/api/v1/saved-views/{personal_id}", headers=as_mia).status_code == 200
+
+
+def test_a_views_name_is_shown_escaped(admin, signed_in, upload):
+    upload("any")
+    browser = signed_in(admin)
+    name = "<img src=x onerror=alert(1)>"
+    post(browser, "/documents/views", {"name": name, "query": "", "columns": ["title"]})
+    html = _page(browser)
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html and name not in html
