@@ -132,3 +132,11 @@ def test_an_import_keeps_each_source_and_marks_an_archives_without_one_import(
     assert set(map(json.dumps, _sources(third, "acme-older").values())) == {
         json.dumps({"type": "import"})
     }
+
+
+def test_the_document_page_shows_where_it_came_from(client, headers, admin_client):
+    document = _form_document(client, headers)
+    page = admin_client.get(f"/documents/{document['id']}").get_data(as_text=True)
+    shown = page.split('id="document-source">', 1)[1].split("</dd>", 1)[0]
+    assert 'data-source="form"' in shown and ">Form<" in shown
+    assert document["source"]["formId"] in shown and document["source"]["submissionId"] in shown
