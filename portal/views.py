@@ -18,9 +18,9 @@ from werkzeug.datastructures import MultiDict
 from errors import DomainError
 from models import Role
 from models.views import SavedView
-from portal.access import TENANT_ROLES, portal_actor, portal_tenant, roles_required
+from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.documents.filters import BrowseForm, read_form
+from portal.documents.filters import TEXT_FIELDS, BrowseForm, read_form
 from services.accounts.roles import ROLE_SCOPES
 from services.core.transaction import transactional
 from services.views import params, views
@@ -135,8 +135,13 @@ def columns_from(page: str) -> list[str]:
 @roles_required(*WRITERS)
 @transactional
 def save_view():
-    """Save the filters the page shows (carried as its query string) as a view."""
-    shown = MultiDict(parse_qsl(request.form.get("query", ""), keep_blank_values=False))
+    """Save the filters the page shows as a view: with htmx, the filter form's fields sent
+    beside the save form's (they change without the page reloading); without, the query
+    string the page was loaded with."""
+    if is_htmx():
+        shown = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k in TEXT_FIELDS])
+    else:
+        shown = MultiDict(parse_qsl(request.form.get("query", ""), keep_blank_values=False))
     view = applied_view(shown)
     form = read_form(_Args(shown), form_values(view)[1] if view else None)
     try:
@@ -152,14 +157,21 @@ def save_view():
             for e in invalid.errors()
         )
         flash(f"The view was not saved: {message}.", "error")
-        return redirect(url_for("portal.documents_page", **form.params()))
+        return _go(url_for("portal.documents_page", **form.params()))
     view = views.create_view(
         portal_tenant().id, portal_actor(), name=body.name,
         filters=params.normalised(form.filters), sort=body.sort, columns=body.columns,
         shared=body.shared,
     )  # fmt: skip
     flash(f"Saved the view “{view.name}”.", "success")
-    return redirect(apply_url(view))
+    return _go(apply_url(view))
+
+
+def _go(url: str):
+    """To `url`: a redirect, or for htmx a whole-page navigation (HX-Redirect)."""
+    if is_htmx():
+        return "", 204, {"HX-Redirect": url}
+    return redirect(url)
 
 
 @bp.post("/documents/views/<view_id>/delete")

@@ -157,7 +157,7 @@ def documents_page():
         context["cards"] = grid_cards(portal_tenant().id, results["hits"])
     if is_htmx() and request.headers.get("HX-History-Restore-Request") != "true":
         # 200 even with errors: htmx does not swap a 4xx, and the results say what was wrong.
-        return render_template("portal/documents/_results.html", oob=True, **context)
+        return render_template("portal/documents/_results.html", **context)
     return render_template("portal/documents/index.html", **context), 400 if form.errors else 200
 
 

@@ -171,3 +171,17 @@ def test_a_views_name_is_shown_escaped(admin, signed_in, upload):
     post(browser, "/documents/views", {"name": name, "query": "", "columns": ["title"]})
     html = _page(browser)
     assert "&lt;img src=x onerror=alert(1)&gt;" in html and name not in html
+
+
+def test_htmx_saves_the_filter_forms_fields_not_the_stale_query(admin, signed_in, upload):
+    upload("hr memo", ["hr"])
+    browser = signed_in(admin)
+    token = csrf_token(browser, "/documents")
+    saved = browser.post(
+        "/documents/views",
+        data={"name": "HR", "query": "tag=finance", "columns": "title", "tag": "hr", "q": ""},
+        headers={"HX-Request": "true", "X-CSRFToken": token},
+    )
+    assert saved.status_code == 204 and "tag=hr" in saved.headers["HX-Redirect"]
+    html = _page(browser, "?" + saved.headers["HX-Redirect"].split("?", 1)[1])
+    assert _titles(html) == ["hr memo"]
