@@ -144,6 +144,10 @@ CAPABILITIES = (
         "thumbnails", "each document's WebP thumbnail and the job that makes it",
         "api portal services models templates tests docs jobs cli",
     ),
+    _capability(
+        "views", "saved views of the documents list: filters, sort, columns",
+        "api portal services models templates tests docs",
+    ),
 )  # fmt: skip
 
 

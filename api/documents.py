@@ -24,10 +24,12 @@ from api.validation import (
     json_body,
     operation_documented,
     parse_json_text,
+    parse_query,
     query_args,
     responds,
 )
 from errors import DomainError, FieldError, validation_failed
+from models.documents import SourceType
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
 from services.customfields import query as custom_field_query
@@ -46,6 +48,7 @@ from services.documents.wire import (
 )
 from services.graph import mentions
 from services.graph.wire import DocumentWithEntitiesOut
+from services.views import views
 from tenancy import current_tenant
 
 # Room for the multipart framing and the small fields around the file.
@@ -120,6 +123,7 @@ def upload_document():
             title=form.title,
             tags=form.tags,
             metadata=form.metadata,
+            source={"type": SourceType.API.value},
             prepare=lambda new: custom_field_values.set_values(new, form.custom_fields, actor),
         )
     location = url_for("api.get_document", document_id=document.id)
@@ -131,6 +135,9 @@ def upload_document():
 @query_args(DocumentListQuery)
 @responds(DocumentOut, many=True)
 def list_documents(query: DocumentListQuery):
+    if query.saved_view is not None:
+        view = views.get_view(current_tenant.id, query.saved_view, current_credential.actor())
+        query = parse_query(DocumentListQuery, base=views.list_parameters(view))
     binding = binding_of(current_tenant.id, resource="documents", filters=query.binding())
     position = None
     if query.cursor is not None:

@@ -55,6 +55,7 @@ TAG_DESCRIPTIONS = {
     "sign-in": "Password and passkey sign-in for first-party tools, and who the caller is.",
     "oauth": "OAuth 2.0 authorization code with PKCE (S256): authorize, token, revoke.",
     "sharing": "Share links: expiring, revocable downloads of one document without signing in.",
+    "saved-views": "Saved views: named filters, sort and columns of the documents list.",
     "thumbnails": "Each document's thumbnail: a WebP picture of its current version.",
     "reference": "This document.",
 }

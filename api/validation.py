@@ -36,16 +36,19 @@ def _is_list_field(model: type[BaseModel], name: str) -> bool:
     return origin is list
 
 
-def parse_query(model: type[BaseModel]) -> BaseModel:
+def parse_query(model: type[BaseModel], base: dict[str, object] | None = None) -> BaseModel:
     """Validate request.args: unknown or repeated scalar parameters are 400 INVALID_PARAMETER.
     A list parameter repeats or comma-separates; one the model names in
-    `REPEATED_PARAMETERS` only repeats (its values may hold commas)."""
+    `REPEATED_PARAMETERS` only repeats (its values may hold commas). `base` holds parameters
+    (by alias) the request's own replace, one name at a time."""
     aliases = {(f.alias or n): n for n, f in model.model_fields.items()}
     repeated = getattr(model, "REPEATED_PARAMETERS", frozenset())
-    raw: dict[str, object] = {}
+    raw: dict[str, object] = dict(base or {})
     for key in request.args:
         values = request.args.getlist(key)
         name = aliases.get(key, key)
+        for given in [k for k in raw if aliases.get(k, k) == name]:
+            del raw[given]
         if name in repeated:
             raw[key] = values
         elif _is_list_field(model, name):

@@ -193,7 +193,12 @@ def main() -> None:
             for _name, text in notes:
                 with uploads.receive_file("eval", io.BytesIO(text.encode()), "note.txt") as got:
                     document = documents.create_document(
-                        got, Actor.system("bench"), title=f"Note {len(ids)}", tags=[], metadata={}
+                        got,
+                        Actor.system("bench"),
+                        title=f"Note {len(ids)}",
+                        tags=[],
+                        metadata={},
+                        source={"type": "api"},
                     )
                 transaction.commit()
                 ids.append(document.id)

@@ -23,6 +23,7 @@ from models.search import DocumentText, Passage
 from models.semantic import DocumentEmbedding, EmbeddingStatus
 from models.sharing import ShareLink, SharingSettings
 from models.thumbnails import DocumentThumbnail, ThumbnailStatus
+from models.views import SavedView
 from models.webhooks import DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from models.workflows import (
     InstanceState,
@@ -86,6 +87,7 @@ __all__ = [
     "PushSubscription",
     "Relationship",
     "Role",
+    "SavedView",
     "ShareLink",
     "SharingSettings",
     "SupportStaff",

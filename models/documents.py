@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -33,6 +34,17 @@ class TextStatus(enum.StrEnum):
     DONE = "done"
     FAILED = "failed"
     UNSUPPORTED = "unsupported"
+
+
+class SourceType(enum.StrEnum):
+    """How a document came in (its `source.type`)."""
+
+    API = "api"
+    PORTAL = "portal"
+    MAIL = "mail"
+    FOLDER = "folder"
+    FORM = "form"
+    IMPORT = "import"
 
 
 class Document(TenantScoped, db.Model):
@@ -66,6 +78,11 @@ class Document(TenantScoped, db.Model):
         Boolean, nullable=False, default=False, server_default=false()
     )
     current_version: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    # Where it came from: {"type": SourceType, ...what that way in knows (a form's id, a mail
+    # message's, a folder's path)}; rows from before it existed came through the API.
+    source: Mapped[dict[str, str]] = mapped_column(
+        JSON, nullable=False, server_default=text('\'{"type": "api"}\'')
+    )
     created_by: Mapped[str | None] = mapped_column(String(60))
     created_at: Mapped[datetime] = created_at_column()
     updated_at: Mapped[datetime] = created_at_column()

@@ -54,7 +54,12 @@ def stored_document(
     with app.app_context():
         with uploads.receive_file(tenant_id, io.BytesIO(content), filename) as received:
             document = documents.create_document(
-                received, Actor.system("tests"), title=title, tags=tags or [], metadata=meta or {}
+                received,
+                Actor.system("tests"),
+                title=title,
+                tags=tags or [],
+                metadata=meta or {},
+                source={"type": "api"},
             )
         transaction.commit()
         if not schedule:

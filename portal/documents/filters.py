@@ -30,6 +30,15 @@ TYPE_CHOICES = [
     ("text/*", "Text"),
     ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Word (DOCX)"),
 ]
+SOURCE_CHOICES = [
+    ("", "Any source"),
+    ("api", "API"),
+    ("portal", "Portal"),
+    ("form", "Form"),
+    ("import", "Import"),
+    ("mail", "Mail"),
+    ("folder", "Folder"),
+]
 SORT_CHOICES = [
     ("-createdAt", "Newest first"),
     ("createdAt", "Oldest first"),
@@ -46,7 +55,19 @@ DATE_FIELDS = {
     "updated_from": ("updated_after", False),
     "updated_to": ("updated_before", True),
 }
-TEXT_FIELDS = ("q", "title", "tag", "type", "status", "sort", "view", *DATE_FIELDS)
+# `saved`: the saved view applied (portal/views.py), whose columns the results show.
+TEXT_FIELDS = (
+    "q",
+    "title",
+    "tag",
+    "type",
+    "status",
+    "source",
+    "sort",
+    "view",
+    "saved",
+    *DATE_FIELDS,
+)
 # How the results are shown: a table (the default) or a grid of thumbnails ("grid").
 VIEWS = ("", "grid")
 # Where a DocumentFilters error is shown on the form.
@@ -54,6 +75,7 @@ _FORM_FIELD = {
     "status": "status",
     "tag": "tag",
     "content_type": "type",
+    "source": "source",
     "title": "title",
     "sort": "sort",
     **{target: name for name, (target, _) in DATE_FIELDS.items()},
@@ -84,7 +106,7 @@ class BrowseForm:
     @property
     def active(self) -> bool:
         """Whether any filter but the defaults is asked for (the view is no filter)."""
-        return any(v for k, v in self.values.items() if k not in ("sort", "view")) or (
+        return any(v for k, v in self.values.items() if k not in ("sort", "view", "saved")) or (
             self.values["sort"] not in ("", DEFAULT_SORT)
         )
 
@@ -100,8 +122,9 @@ def _day(value: str, end: bool) -> datetime:
     return start + timedelta(days=1) if end else start
 
 
-def read_form(request: Request) -> BrowseForm:
-    """The filters in `request.args`; a bad field is reported and left out, never a 500."""
+def read_form(request: Request, extra: dict[str, Any] | None = None) -> BrowseForm:
+    """The filters in `request.args`; a bad field is reported and left out, never a 500.
+    `extra`: list parameters the form has no field for (a saved view's), under the form's."""
     values = {name: (request.args.get(name) or "")[:600] for name in TEXT_FIELDS}
     errors: dict[str, list[str]] = {}
     if values["view"] not in VIEWS:
@@ -109,12 +132,14 @@ def read_form(request: Request) -> BrowseForm:
     if len(values["q"].strip()) > MAX_QUERY_CHARS:
         errors["q"] = [f"Search for at most {MAX_QUERY_CHARS} characters."]
         values["q"] = values["q"].strip()[:MAX_QUERY_CHARS]
-    raw: dict[str, Any] = {}
+    raw: dict[str, Any] = {_BY_ALIAS.get(k, k): v for k, v in (extra or {}).items()}
     if values["status"]:
         raw["status"] = [values["status"]]
     tags = [t.strip() for t in values["tag"].split(",") if t.strip()]
     if tags:
         raw["tag"] = tags
+    if values["source"]:
+        raw["source"] = [values["source"]]
     if values["type"]:
         raw["content_type"] = values["type"].strip()
     if values["title"].strip():

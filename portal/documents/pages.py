@@ -1,8 +1,8 @@
 """Documents page: browse the tenant's documents with the API's list filters and
 keyset pages, search them with highlights (htmx as you type, a plain GET form without
 JavaScript), a document's detail with its versions, text status and preview, and trash and
-restore, and its notes (portal/notes.py). The same services as the API: services/documents and
-services/search."""
+restore, and its notes (portal/notes.py); the saved views' sidebar is portal/views.py. The
+same services as the API: services/documents and services/search."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from markupsafe import Markup, escape
 from errors import DomainError
 from extensions import db
 from models.documents import Document, DocumentStatus
+from portal import views as saved_views
 from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
 from portal.documents.files import TEXT_PREVIEW_BYTES, preview_kind
 from portal.documents.filters import (
     SORT_CHOICES,
+    SOURCE_CHOICES,
     STATUS_CHOICES,
     TYPE_CHOICES,
     BrowseForm,
@@ -131,7 +133,8 @@ def _search(form: BrowseForm) -> dict:
 @bp.get("/documents")
 @roles_required(*TENANT_ROLES)
 def documents_page():
-    form = read_form(request)
+    view = saved_views.applied_view()
+    form = read_form(request, saved_views.form_values(view)[1] if view else None)
     results = _search(form) if form.q else _browse(form)
     context = {
         "form": form,
@@ -139,6 +142,10 @@ def documents_page():
         "status_choices": STATUS_CHOICES,
         "type_choices": TYPE_CHOICES,
         "sort_choices": SORT_CHOICES,
+        "source_choices": SOURCE_CHOICES,
+        "columns": saved_views.columns_of(view),
+        "column_labels": saved_views.COLUMN_LABELS,
+        "views": saved_views.sidebar(form, view),
         "can_edit": can_edit_documents(),
         "back": request.full_path.rstrip("?"),
         "first_url": url_for("portal.documents_page", **form.params())
@@ -192,6 +199,7 @@ def _row(document: Document):
     return render_template(
         "portal/documents/_row.html",
         hit={"document": document, "highlights": []},
+        columns=saved_views.columns_from(request.form.get("back", "")),
         can_edit=True,
         back=request.form.get("back", ""),
     )

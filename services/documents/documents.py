@@ -38,11 +38,13 @@ def create_document(
     title: str | None,
     tags: list[str],
     metadata: dict[str, str],
+    source: dict[str, str],
     prepare: Callable[[Document], object] | None = None,
 ) -> Document:
-    """A new document (version 1) from a received upload; emits document.created. `prepare`
-    runs once the document has its id and before the event: what another capability sets
-    on a new document (its custom field values), so that the event shows it."""
+    """A new document (version 1) from a received upload; emits document.created. `source`
+    says how it came in: {"type": SourceType, …what that way in knows}. `prepare` runs once
+    the document has its id and before the event: what another capability sets on a new
+    document (its custom field values), so that the event shows it."""
     now = clock.now()
     document = Document(
         tenant_id=received.tenant_id,
@@ -53,6 +55,7 @@ def create_document(
         sha256=received.blob.sha256,
         status=DocumentStatus.ACTIVE.value,
         meta=dict(metadata),
+        source=dict(source),
         text_status=TextStatus.PENDING.value,
         current_version=1,
         created_by=actor.ref,

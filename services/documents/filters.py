@@ -22,7 +22,7 @@ from pydantic.alias_generators import to_camel
 from sqlalchemy import BindParameter, ColumnElement, Select, exists, func, select
 
 from models.base import as_utc
-from models.documents import Document, DocumentStatus, DocumentTag
+from models.documents import Document, DocumentStatus, DocumentTag, SourceType
 
 METADATA_PREFIX = "metadata."
 METADATA_KEY_RE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -63,6 +63,11 @@ class DocumentFilters(BaseModel):
     )
     tag: list[str] = Field(
         default_factory=list, description="Documents carrying every tag given (repeatable)."
+    )
+    source: list[SourceType] = Field(
+        default_factory=list,
+        description="Where documents came from (api, portal, mail, folder, form, import); "
+        "repeat or comma-separate: any of them.",
     )
     content_type: str | None = Field(
         None, max_length=200, description="Exact type (application/pdf) or family (image/*)."
@@ -166,6 +171,7 @@ class DocumentFilters(BaseModel):
         data = self.model_dump(mode="json", by_alias=True, include=fields)
         data["status"] = sorted(data["status"])
         data["tag"] = sorted(set(data["tag"]))
+        data["source"] = sorted(set(data["source"]))
         return data
 
 
@@ -200,6 +206,9 @@ def apply_filters(stmt: Select, tenant_id: str | BindParameter, filters: Documen
                 )
             )
         )
+    if filters.source:
+        types = sorted({source.value for source in filters.source})
+        stmt = stmt.where(Document.source["type"].as_string().in_(types))
     if filters.content_type:
         stmt = stmt.where(_content_type_clause(filters.content_type.strip().lower()))
     if filters.created_after is not None:

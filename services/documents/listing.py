@@ -88,6 +88,7 @@ def _document_json(dialect: str):
         "metadata": embedded(Document.meta),
         "sha256": Document.sha256,
         "size": Document.size,
+        "source": embedded(Document.source),
         "status": Document.status,
         "tags": _tags(postgres),
         "textError": Document.text_error,

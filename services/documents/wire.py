@@ -24,7 +24,7 @@ from sqlalchemy import Row, select
 from extensions import db
 from models.base import in_tenant
 from models.customfields import CustomField, CustomFieldValue
-from models.documents import Document, DocumentStatus, DocumentVersion
+from models.documents import Document, DocumentStatus, DocumentVersion, SourceType
 from models.workflows import WorkflowInstance
 from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
 from services.documents.filters import METADATA_KEY_RE, DocumentFilters
@@ -124,7 +124,15 @@ class DocumentPatch(_Camel):
 
 
 class DocumentListQuery(DocumentFilters, PageQuery):
-    """GET /documents: the filters of CONTRACT §4, customFieldQuery, limit and cursor."""
+    """GET /documents: the filters of CONTRACT §4, customFieldQuery, limit and cursor, and a
+    saved view."""
+
+    saved_view: str | None = Field(
+        None,
+        max_length=40,
+        description="Apply this saved view (svw_…): its filters and sort, under the "
+        "parameters given beside it, which win.",
+    )
 
     custom_field_query: str | None = Field(
         None,
@@ -181,6 +189,16 @@ class DocumentCustomFieldOut(BaseModel):
     )
 
 
+class DocumentSourceOut(BaseModel):
+    """Where the document came from. `type` says how; the rest depends on it: form adds
+    `formId` and `submissionId`, mail `accountId`, `messageId`, `from` and `subject`, folder
+    `path`; import keeps what the archive's document said."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: SourceType
+
+
 class DocumentOut(Wire):
     id: str
     title: str
@@ -190,6 +208,7 @@ class DocumentOut(Wire):
     sha256: str
     status: DocumentStatus
     tags: list[str] = Field(validation_alias="tag_names")
+    source: DocumentSourceOut
     metadata: dict[str, str] = Field(validation_alias="meta")
     text_status: str
     # Why there is no text (`limit_exceeded: …` and others), and whether a budget cut it.

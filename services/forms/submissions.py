@@ -17,6 +17,7 @@ from errors import DomainError, FieldError, validation_failed
 from extensions import db
 from models import Document, DocumentStatus, Form, FormSubmission
 from models.base import new_id
+from models.documents import SourceType
 from services.core import events
 from services.core.actors import Actor
 from services.core.paging import keyset_page
@@ -113,6 +114,11 @@ def submit(
                 title=None,
                 tags=[],
                 metadata={"formId": form.id, "submissionId": submission_id, "formField": name},
+                source={
+                    "type": SourceType.FORM.value,
+                    "formId": form.id,
+                    "submissionId": submission_id,
+                },
             )
             data[name] = document.id
             document_ids.append(document.id)

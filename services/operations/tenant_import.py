@@ -32,7 +32,7 @@ from services.documents.blobs import blob_store, delete_if_unused
 from services.keys import key_cache
 from services.operations import archive
 from services.operations.backup import Progress, no_progress
-from services.operations.tenant_tables import tenant_tables
+from services.operations.tenant_tables import ARCHIVE_DEFAULTS, tenant_tables
 from services.search import indexing
 
 _BATCH = 500
@@ -267,6 +267,8 @@ def _load_table(reader, table: Table, target: str, present: set[str]) -> int:
         if unknown:
             raise archive.invalid(f"{table.name} has no column {sorted(unknown)[0]!r} here")
         values = {name: archive.decode(columns[name], value) for name, value in row.items()}
+        for name, value in ARCHIVE_DEFAULTS.get(table.name, {}).items():
+            values.setdefault(name, value)
         if "tenant_id" in columns:
             values["tenant_id"] = target
         for column in dangling:

@@ -19,6 +19,9 @@ GLOBAL_TABLES: dict[str, str] = {
     "operator_records": "the operator's own log (tenant deletions); outlives the tenant",
     "alembic_version": "the schema's migration revision",
 }
+# What a row of an archive written before a column existed gets in it, where that differs
+# from the column's default: a document of such an archive came in through the import.
+ARCHIVE_DEFAULTS: dict[str, dict[str, object]] = {"documents": {"source": {"type": "import"}}}
 # Columns that name a content-addressed blob of the row's tenant (services/documents/storage).
 BLOB_COLUMNS: dict[str, str] = {"documents": "sha256", "document_versions": "sha256"}
 

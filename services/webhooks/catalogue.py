@@ -32,6 +32,7 @@ _DOCUMENT = {
         {"fieldId": "cfd_01jf3x9k2m4n5p6q7r8s9t0v1w", "name": "Invoice total",
          "value": {"currency": "EUR", "amount": "1250.00"}},
     ],
+    "source": {"type": "api"},
 }  # fmt: skip
 
 _CUSTOM_FIELD = {
@@ -39,6 +40,18 @@ _CUSTOM_FIELD = {
     "name": "Invoice total",
     "dataType": "monetary",
     "options": [],
+    "createdAt": "2026-11-21T10:00:00Z",
+    "updatedAt": "2026-11-21T10:00:00Z",
+}
+
+_SAVED_VIEW = {
+    "id": "svw_01jf3x9k2m4n5p6q7r8s9t0v1w",
+    "name": "Finance this quarter",
+    "filters": {"tag": ["finance"], "createdAfter": "2026-10-01T00:00:00Z"},
+    "sort": "-createdAt",
+    "columns": ["title", "tags", "created", "source"],
+    "shared": True,
+    "owner": {"type": "user", "id": "usr_01jf3x9k2m4n5p6q7r8s9t0v1w"},
     "createdAt": "2026-11-21T10:00:00Z",
     "updatedAt": "2026-11-21T10:00:00Z",
 }
@@ -110,6 +123,17 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType("note.created", "A note was written on a document.", {"note": _NOTE}),
+    EventType("saved_view.created", "A saved view was made.", {"savedView": _SAVED_VIEW}),
+    EventType(
+        "saved_view.updated",
+        "A saved view's name, filters, sort, columns or sharing changed.",
+        {"savedView": _SAVED_VIEW},
+    ),
+    EventType(
+        "saved_view.deleted",
+        "A saved view was deleted by its owner or (a shared one) an admin.",
+        {"savedView": _SAVED_VIEW},
+    ),
     EventType("note.deleted", "A note was deleted by its author or an admin.", {"note": _NOTE}),
     EventType(
         "custom_field.created",

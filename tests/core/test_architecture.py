@@ -40,6 +40,7 @@ SERVICE_LAYERS = {
     "analytics": {"core", "limits"},
     "sharing": {"core", "audit", "accounts", "documents"},
     "thumbnails": {"core", "documents", "search"},
+    "views": {"core", "audit", "documents"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the
 # API and the portal: it calls services, and jobs for `flask worker` and the inline runs.

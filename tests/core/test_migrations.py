@@ -246,3 +246,41 @@ def test_0034_keeps_the_rows_already_indexed_and_adds_the_notes_column(make_app,
         columns = db.session.execute(text("SELECT * FROM document_search")).keys()
         assert "notes" not in list(columns)
         db.engine.dispose()
+
+
+def test_0037_gives_existing_documents_their_source(make_app, scratch_url):
+    """Rows from before `source` came through the API, or a form whose submission wrote its
+    ids into their metadata; the downgrade drops the column."""
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import insert, select, text
+
+    from extensions import db
+
+    app = make_app(SQLALCHEMY_DATABASE_URI=scratch_url)
+    with app.app_context():
+        upgrade(revision="0036")
+        tenants, documents = db.metadata.tables["tenants"], db.metadata.tables["documents"]
+        db.session.execute(insert(tenants).values(id="acme", name="Acme"))
+        common = {"tenant_id": "acme", "filename": "f", "content_type": "text/plain", "size": 1}
+        db.session.execute(
+            insert(documents),
+            [
+                {**common, "id": "doc_a", "title": "a", "sha256": "a" * 64, "metadata": {}},
+                {
+                    **common, "id": "doc_f", "title": "f", "sha256": "f" * 64,
+                    "metadata": {"formId": "frm_1", "submissionId": "sub_1", "formField": "r"},
+                },
+            ],
+        )  # fmt: skip
+        db.session.commit()
+        upgrade(revision="0037")
+        rows = db.session.execute(select(documents.c.id, documents.c.source)).all()
+        assert dict(rows) == {
+            "doc_a": {"type": "api"},
+            "doc_f": {"type": "form", "formId": "frm_1", "submissionId": "sub_1"},
+        }
+        db.session.commit()
+        downgrade(revision="0036")
+        columns = db.session.execute(text("SELECT * FROM documents")).keys()
+        assert "source" not in list(columns)
+        db.engine.dispose()

@@ -127,7 +127,12 @@ class Semantic:
             data = io.BytesIO(body.encode())
             with uploads.receive_file(tenant, data, f"{title}.txt") as received:
                 document = documents.create_document(
-                    received, Actor.system("tests"), title=title, tags=[], metadata={}
+                    received,
+                    Actor.system("tests"),
+                    title=title,
+                    tags=[],
+                    metadata={},
+                    source={"type": "api"},
                 )
             transaction.commit()
             return document.id

@@ -48,6 +48,7 @@ from .document_metadata import DocumentMetadata
 from .document_patch import DocumentPatch
 from .document_patch_custom_fields import DocumentPatchCustomFields
 from .document_patch_metadata import DocumentPatchMetadata
+from .document_source import DocumentSource
 from .document_status import DocumentStatus
 from .document_version import DocumentVersion
 from .document_version_envelope import DocumentVersionEnvelope
@@ -164,6 +165,20 @@ from .revoke_oauth_token_body_token_type_hint import RevokeOauthTokenBodyTokenTy
 from .revoke_oauth_token_response_200 import RevokeOauthTokenResponse200
 from .revoke_oauth_token_response_400 import RevokeOauthTokenResponse400
 from .revoke_oauth_token_response_401 import RevokeOauthTokenResponse401
+from .saved_view import SavedView
+from .saved_view_create import SavedViewCreate
+from .saved_view_create_columns_item import SavedViewCreateColumnsItem
+from .saved_view_create_filters import SavedViewCreateFilters
+from .saved_view_create_sort import SavedViewCreateSort
+from .saved_view_envelope import SavedViewEnvelope
+from .saved_view_filters import SavedViewFilters
+from .saved_view_list_envelope import SavedViewListEnvelope
+from .saved_view_owner import SavedViewOwner
+from .saved_view_owner_type import SavedViewOwnerType
+from .saved_view_patch import SavedViewPatch
+from .saved_view_patch_columns_item import SavedViewPatchColumnsItem
+from .saved_view_patch_filters import SavedViewPatchFilters
+from .saved_view_patch_sort import SavedViewPatchSort
 from .search_hit import SearchHit
 from .search_hit_list_envelope import SearchHitListEnvelope
 from .search_hit_signals import SearchHitSignals
@@ -178,6 +193,7 @@ from .sharing_settings_envelope import SharingSettingsEnvelope
 from .sharing_settings_patch import SharingSettingsPatch
 from .similar_document import SimilarDocument
 from .similar_document_list_envelope import SimilarDocumentListEnvelope
+from .source_type import SourceType
 from .step import Step
 from .step_mode import StepMode
 from .step_out import StepOut
@@ -280,6 +296,7 @@ __all__ = (
     "DocumentPatch",
     "DocumentPatchCustomFields",
     "DocumentPatchMetadata",
+    "DocumentSource",
     "DocumentStatus",
     "DocumentVersion",
     "DocumentVersionEnvelope",
@@ -388,6 +405,20 @@ __all__ = (
     "RevokeOauthTokenResponse200",
     "RevokeOauthTokenResponse400",
     "RevokeOauthTokenResponse401",
+    "SavedView",
+    "SavedViewCreate",
+    "SavedViewCreateColumnsItem",
+    "SavedViewCreateFilters",
+    "SavedViewCreateSort",
+    "SavedViewEnvelope",
+    "SavedViewFilters",
+    "SavedViewListEnvelope",
+    "SavedViewOwner",
+    "SavedViewOwnerType",
+    "SavedViewPatch",
+    "SavedViewPatchColumnsItem",
+    "SavedViewPatchFilters",
+    "SavedViewPatchSort",
     "SearchHit",
     "SearchHitListEnvelope",
     "SearchHitSignals",
@@ -402,6 +433,7 @@ __all__ = (
     "SharingSettingsPatch",
     "SimilarDocument",
     "SimilarDocumentListEnvelope",
+    "SourceType",
     "Step",
     "StepMode",
     "StepOut",

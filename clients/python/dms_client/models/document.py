@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.document_custom_field import DocumentCustomField
     from ..models.document_metadata import DocumentMetadata
+    from ..models.document_source import DocumentSource
     from ..models.document_workflow import DocumentWorkflow
 
 
@@ -33,6 +34,9 @@ class Document:
         metadata (DocumentMetadata):
         sha256 (str):
         size (int):
+        source (DocumentSource): Where the document came from. `type` says how; the rest depends on it: form adds
+            `formId` and `submissionId`, mail `accountId`, `messageId`, `from` and `subject`, folder
+            `path`; import keeps what the archive's document said.
         status (DocumentStatus):
         tags (list[str]):
         text_error (None | str):
@@ -55,6 +59,7 @@ class Document:
     metadata: DocumentMetadata
     sha256: str
     size: int
+    source: DocumentSource
     status: DocumentStatus
     tags: list[str]
     text_error: None | str
@@ -94,6 +99,8 @@ class Document:
         sha256 = self.sha256
 
         size = self.size
+
+        source = self.source.to_dict()
 
         status = self.status.value
 
@@ -141,6 +148,7 @@ class Document:
                 "metadata": metadata,
                 "sha256": sha256,
                 "size": size,
+                "source": source,
                 "status": status,
                 "tags": tags,
                 "textError": text_error,
@@ -162,6 +170,7 @@ class Document:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.document_custom_field import DocumentCustomField
         from ..models.document_metadata import DocumentMetadata
+        from ..models.document_source import DocumentSource
         from ..models.document_workflow import DocumentWorkflow
 
         d = dict(src_dict)
@@ -202,6 +211,8 @@ class Document:
         sha256 = d.pop("sha256")
 
         size = d.pop("size")
+
+        source = DocumentSource.from_dict(d.pop("source"))
 
         status = DocumentStatus(d.pop("status"))
 
@@ -263,6 +274,7 @@ class Document:
             metadata=metadata,
             sha256=sha256,
             size=size,
+            source=source,
             status=status,
             tags=tags,
             text_error=text_error,

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.document_custom_field import DocumentCustomField
     from ..models.document_entity import DocumentEntity
+    from ..models.document_source import DocumentSource
     from ..models.document_with_entities_metadata import DocumentWithEntitiesMetadata
     from ..models.document_workflow import DocumentWorkflow
 
@@ -34,6 +35,9 @@ class DocumentWithEntities:
         metadata (DocumentWithEntitiesMetadata):
         sha256 (str):
         size (int):
+        source (DocumentSource): Where the document came from. `type` says how; the rest depends on it: form adds
+            `formId` and `submissionId`, mail `accountId`, `messageId`, `from` and `subject`, folder
+            `path`; import keeps what the archive's document said.
         status (DocumentStatus):
         tags (list[str]):
         text_error (None | str):
@@ -58,6 +62,7 @@ class DocumentWithEntities:
     metadata: DocumentWithEntitiesMetadata
     sha256: str
     size: int
+    source: DocumentSource
     status: DocumentStatus
     tags: list[str]
     text_error: None | str
@@ -98,6 +103,8 @@ class DocumentWithEntities:
         sha256 = self.sha256
 
         size = self.size
+
+        source = self.source.to_dict()
 
         status = self.status.value
 
@@ -157,6 +164,7 @@ class DocumentWithEntities:
                 "metadata": metadata,
                 "sha256": sha256,
                 "size": size,
+                "source": source,
                 "status": status,
                 "tags": tags,
                 "textError": text_error,
@@ -180,6 +188,7 @@ class DocumentWithEntities:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.document_custom_field import DocumentCustomField
         from ..models.document_entity import DocumentEntity
+        from ..models.document_source import DocumentSource
         from ..models.document_with_entities_metadata import (
             DocumentWithEntitiesMetadata,
         )
@@ -223,6 +232,8 @@ class DocumentWithEntities:
         sha256 = d.pop("sha256")
 
         size = d.pop("size")
+
+        source = DocumentSource.from_dict(d.pop("source"))
 
         status = DocumentStatus(d.pop("status"))
 
@@ -308,6 +319,7 @@ class DocumentWithEntities:
             metadata=metadata,
             sha256=sha256,
             size=size,
+            source=source,
             status=status,
             tags=tags,
             text_error=text_error,

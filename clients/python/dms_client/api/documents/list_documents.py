@@ -10,6 +10,7 @@ from ...models.document_list_envelope import DocumentListEnvelope
 from ...models.document_status import DocumentStatus
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_documents_sort import ListDocumentsSort
+from ...models.source_type import SourceType
 from ...types import UNSET, Response, Unset
 
 
@@ -19,6 +20,7 @@ def _get_kwargs(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -27,6 +29,7 @@ def _get_kwargs(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -55,6 +58,15 @@ def _get_kwargs(
         json_tag = tag
 
     params["tag"] = json_tag
+
+    json_source: list[str] | Unset = UNSET
+    if not isinstance(source, Unset):
+        json_source = []
+        for source_item_data in source:
+            source_item = source_item_data.value
+            json_source.append(source_item)
+
+    params["source"] = json_source
 
     json_content_type: None | str | Unset
     if isinstance(content_type, Unset):
@@ -117,6 +129,13 @@ def _get_kwargs(
         json_sort = sort.value
 
     params["sort"] = json_sort
+
+    json_saved_view: None | str | Unset
+    if isinstance(saved_view, Unset):
+        json_saved_view = UNSET
+    else:
+        json_saved_view = saved_view
+    params["savedView"] = json_saved_view
 
     json_custom_field_query: None | str | Unset
     if isinstance(custom_field_query, Unset):
@@ -213,6 +232,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -221,6 +241,7 @@ def sync_detailed(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
@@ -234,6 +255,7 @@ def sync_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -242,6 +264,7 @@ def sync_detailed(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
 
     Raises:
@@ -257,6 +280,7 @@ def sync_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -265,6 +289,7 @@ def sync_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        saved_view=saved_view,
         custom_field_query=custom_field_query,
     )
 
@@ -282,6 +307,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -290,6 +316,7 @@ def sync(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
@@ -303,6 +330,7 @@ def sync(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -311,6 +339,7 @@ def sync(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
 
     Raises:
@@ -327,6 +356,7 @@ def sync(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -335,6 +365,7 @@ def sync(
         title=title,
         metadata=metadata,
         sort=sort,
+        saved_view=saved_view,
         custom_field_query=custom_field_query,
     ).parsed
 
@@ -346,6 +377,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -354,6 +386,7 @@ async def asyncio_detailed(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
@@ -367,6 +400,7 @@ async def asyncio_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -375,6 +409,7 @@ async def asyncio_detailed(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
 
     Raises:
@@ -390,6 +425,7 @@ async def asyncio_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -398,6 +434,7 @@ async def asyncio_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
+        saved_view=saved_view,
         custom_field_query=custom_field_query,
     )
 
@@ -413,6 +450,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -421,6 +459,7 @@ async def asyncio(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
+    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
@@ -434,6 +473,7 @@ async def asyncio(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -442,6 +482,7 @@ async def asyncio(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
+        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
 
     Raises:
@@ -459,6 +500,7 @@ async def asyncio(
             cursor=cursor,
             status=status,
             tag=tag,
+            source=source,
             content_type=content_type,
             created_after=created_after,
             created_before=created_before,
@@ -467,6 +509,7 @@ async def asyncio(
             title=title,
             metadata=metadata,
             sort=sort,
+            saved_view=saved_view,
             custom_field_query=custom_field_query,
         )
     ).parsed

@@ -9,6 +9,7 @@ from ...client import AuthenticatedClient, Client
 from ...models.document_status import DocumentStatus
 from ...models.error_envelope import ErrorEnvelope
 from ...models.search_hit_list_envelope import SearchHitListEnvelope
+from ...models.source_type import SourceType
 from ...types import UNSET, Response, Unset
 
 
@@ -18,6 +19,7 @@ def _get_kwargs(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -55,6 +57,15 @@ def _get_kwargs(
         json_tag = tag
 
     params["tag"] = json_tag
+
+    json_source: list[str] | Unset = UNSET
+    if not isinstance(source, Unset):
+        json_source = []
+        for source_item_data in source:
+            source_item = source_item_data.value
+            json_source.append(source_item)
+
+    params["source"] = json_source
 
     json_content_type: None | str | Unset
     if isinstance(content_type, Unset):
@@ -206,6 +217,7 @@ def sync_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -228,6 +240,7 @@ def sync_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -252,6 +265,7 @@ def sync_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -278,6 +292,7 @@ def sync(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -300,6 +315,7 @@ def sync(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -325,6 +341,7 @@ def sync(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -345,6 +362,7 @@ async def asyncio_detailed(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -367,6 +385,7 @@ async def asyncio_detailed(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -391,6 +410,7 @@ async def asyncio_detailed(
         cursor=cursor,
         status=status,
         tag=tag,
+        source=source,
         content_type=content_type,
         created_after=created_after,
         created_before=created_before,
@@ -415,6 +435,7 @@ async def asyncio(
     cursor: None | str | Unset = UNSET,
     status: list[DocumentStatus] | Unset = UNSET,
     tag: list[str] | Unset = UNSET,
+    source: list[SourceType] | Unset = UNSET,
     content_type: None | str | Unset = UNSET,
     created_after: datetime.datetime | None | Unset = UNSET,
     created_before: datetime.datetime | None | Unset = UNSET,
@@ -437,6 +458,7 @@ async def asyncio(
         cursor (None | str | Unset):
         status (list[DocumentStatus] | Unset):
         tag (list[str] | Unset):
+        source (list[SourceType] | Unset):
         content_type (None | str | Unset):
         created_after (datetime.datetime | None | Unset):
         created_before (datetime.datetime | None | Unset):
@@ -463,6 +485,7 @@ async def asyncio(
             cursor=cursor,
             status=status,
             tag=tag,
+            source=source,
             content_type=content_type,
             created_after=created_after,
             created_before=created_before,

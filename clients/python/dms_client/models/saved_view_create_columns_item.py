@@ -1,0 +1,16 @@
+from enum import StrEnum
+
+
+class SavedViewCreateColumnsItem(StrEnum):
+    CREATED = "created"
+    FILENAME = "filename"
+    MODIFIED = "modified"
+    SIZE = "size"
+    SOURCE = "source"
+    STATUS = "status"
+    TAGS = "tags"
+    TITLE = "title"
+    TYPE = "type"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,1 @@
+"""Saved views of the documents list (docs/views.md)."""
