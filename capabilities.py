@@ -144,6 +144,10 @@ CAPABILITIES = (
         "thumbnails", "each document's WebP thumbnail and the job that makes it",
         "api portal services models templates tests docs jobs cli",
     ),
+    _capability(
+        "bulk", "bulk edits of documents as jobs, their progress",
+        "api portal services models templates tests docs jobs",
+    ),
 )  # fmt: skip
 
 
