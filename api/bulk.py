@@ -26,7 +26,7 @@ _OPERATION_SCOPES = {"startWorkflow": "workflows:write"}
 @idempotent()
 @json_body(BulkEdit)
 @responds(JobOut, status=202)
-@operation("bulkEditDocuments", tag="bulk")
+@operation("updateDocumentsInBulk", tag="bulk")
 def bulk_edit_documents(body: BulkEdit):
     """Apply operations (add or remove tags, set metadata or custom fields, trash, restore,
     start a workflow) to documents named by id or matching the documents list's filters.

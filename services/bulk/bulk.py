@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, select, update
 
 import clock
 from errors import DomainError, FieldError, validation_failed
@@ -153,7 +153,7 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
     documents are left. A document another tenant owns (or none does) is its NOT_FOUND, and
     any refusal of one document (a CONFLICT, a VALIDATION_ERROR) rolls back that document's
     changes only."""
-    job = Job.get_for_tenant(job_id, tenant_id)
+    job = _claimed(tenant_id, job_id)
     ids = (job.document_ids or [])[job.position : job.position + BATCH_SIZE]
     edit = BulkEdit.model_validate(job.request)
     actor = Actor(**job.actor)
@@ -179,6 +179,23 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
         _finish(job)
     db.session.flush()
     return more
+
+
+def _claimed(tenant_id: str, job_id: str) -> Job:
+    """The job's row, written first in the batch's transaction: the write locks it (SQLite's
+    BEGIN IMMEDIATE, PostgreSQL's row lock), so a second run of the same job waits and then
+    reads the position this one committed; and each document's savepoint opens inside the
+    transaction (pysqlite begins a transaction only before a write, so a savepoint opened
+    before one would begin it, and releasing that savepoint would commit it)."""
+    db.session.execute(
+        update(Job)
+        .where(Job.id == job_id, Job.tenant_id == tenant_id)
+        .values(position=Job.position)
+        .execution_options(synchronize_session=False)
+    )
+    job = Job.get_for_tenant(job_id, tenant_id)
+    db.session.refresh(job)
+    return job
 
 
 def _finish(job: Job) -> None:

@@ -121,3 +121,33 @@ def test_a_workflow_is_started_once_per_document(
     created = [t for t, _ in recorded.events(tenant.id) if t == "workflow.instance.created"]
     assert len(created) == 2
     assert [t for t, _, _ in recorded.audit(tenant.id, EDITED)] == ids
+
+
+def test_a_batch_that_dies_half_way_leaves_none_of_its_documents_changed(
+    app, tenant, make_documents, bulk, job_of, recorded
+):
+    """Each document's savepoint sits inside the batch's transaction: on SQLite a savepoint
+    opened before the transaction's first write would begin it, and its release commit it."""
+    from services.core import signals
+
+    ids = make_documents(tenant, 3)
+    job = _job(bulk({"documentIds": ids, "operations": [{"op": "addTags", "tags": ["x"]}]}))
+    changed: list[str] = []
+
+    def die_on_the_third(document, **_):
+        changed.append(document.id)
+        if len(changed) == 3:
+            raise RuntimeError("the worker dies")
+
+    signals.document_fields_changed.connect(die_on_the_third)
+    try:
+        with app.app_context():
+            transaction.transactional(bulk_service.begin)(tenant.id, job["id"])
+            with pytest.raises(RuntimeError):
+                transaction.transactional(bulk_service.run_batch)(tenant.id, job["id"])
+    finally:
+        signals.document_fields_changed.disconnect(die_on_the_third)
+
+    assert recorded.documents(ids) == {i: ([], "active") for i in ids}
+    assert recorded.audit(tenant.id, EDITED) == []
+    assert _job(job_of(job["id"]), 200)["done"] == 0
