@@ -11,10 +11,8 @@ last committed batch and never applies a batch twice."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 from typing import Any
 
-from redis.exceptions import RedisError
 from sqlalchemy import Select, func, select, update
 
 import clock
@@ -40,8 +38,6 @@ BATCH_SIZE = 200
 JOB_TIMEOUT = 3600
 EDITED = "document.bulk_edited"
 
-log = logging.getLogger(__name__)
-
 
 def get_job(tenant_id: str, job_id: str) -> Job:
     return Job.get_for_tenant(job_id, tenant_id)
@@ -65,17 +61,8 @@ def request_edit(tenant_id: str, edit: BulkEdit, actor: Actor) -> Job:
     )
     db.session.add(job)
     db.session.flush()
-    transaction.after_commit(lambda job_id=job.id: _enqueue_committed(tenant_id, job_id))
+    transaction.after_commit(lambda job_id=job.id: enqueue(tenant_id, job_id))
     return job
-
-
-def _enqueue_committed(tenant_id: str, job_id: str) -> None:
-    # The job is committed: a Redis failure must not turn the 202 into an error; the recovery
-    # sweep (services/bulk/recovery.py) enqueues a job no worker holds.
-    try:
-        enqueue(tenant_id, job_id)
-    except RedisError:
-        log.warning("bulk job not enqueued; the recovery sweep will", extra={"job_id": job_id})
 
 
 def enqueue(tenant_id: str, job_id: str) -> None:
