@@ -148,6 +148,10 @@ CAPABILITIES = (
         "views", "saved views of the documents list: filters, sort, columns",
         "api portal services models templates tests docs",
     ),
+    _capability(
+        "bulk", "bulk edits of documents as jobs, their progress",
+        "api portal services models templates tests docs jobs",
+    ),
 )  # fmt: skip
 
 

@@ -4,6 +4,7 @@ and the outbox. Importing this package registers every table."""
 from models.accounts import PLAN_LIMITS, Plan, PortalSession, Role, SupportStaff, Tenant, User
 from models.analytics import AnalyticsCounter, AnalyticsTotal
 from models.audit import AuditEntry, ImportedAuditEntry
+from models.bulk import Job, JobStatus
 from models.copilot import Conversation, CopilotUsage, Message
 from models.customfields import CustomField, CustomFieldType, CustomFieldValue
 from models.documents import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
@@ -68,6 +69,8 @@ __all__ = [
     "IdempotencyState",
     "ImportedAuditEntry",
     "InstanceState",
+    "Job",
+    "JobStatus",
     "Message",
     "Note",
     "Notification",

@@ -53,6 +53,7 @@ NOT_EXPORTED: dict[str, str] = {
     "deprecation_usages": "per-credential usage of deprecated calls at the source",
     "share_links": "bearer links to the source's address (tokens kept only hashed): share again",
     "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
+    "jobs": "the progress of work done at the source; what it changed travels with the documents",
 }
 # The tenant row's bookkeeping of its live chain: not exported (the chain travels as an
 # archived one) and, on import, what a new tenant's chain starts from.

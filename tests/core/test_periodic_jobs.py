@@ -30,6 +30,7 @@ DECLARED = {
     "notifications": {"key-rotation-reminders"},
     "workflows": {"workflows-sweep"},
     "analytics": {"analytics-roll-up"},
+    "bulk": {"bulk-recover"},
 }
 
 

@@ -14,6 +14,7 @@ from .authentication_credential_json import AuthenticationCredentialJSON
 from .authentication_credential_json_authenticator_attachment_type_0 import (
     AuthenticationCredentialJSONAuthenticatorAttachmentType0,
 )
+from .bulk_edit import BulkEdit
 from .caller import Caller
 from .caller_envelope import CallerEnvelope
 from .caller_type import CallerType
@@ -34,6 +35,8 @@ from .custom_field_option import CustomFieldOption
 from .custom_field_option_in import CustomFieldOptionIn
 from .custom_field_patch import CustomFieldPatch
 from .custom_field_type import CustomFieldType
+from .custom_fields_operation import CustomFieldsOperation
+from .custom_fields_operation_custom_fields import CustomFieldsOperationCustomFields
 from .definition_create import DefinitionCreate
 from .definition_patch import DefinitionPatch
 from .document import Document
@@ -48,6 +51,8 @@ from .document_metadata import DocumentMetadata
 from .document_patch import DocumentPatch
 from .document_patch_custom_fields import DocumentPatchCustomFields
 from .document_patch_metadata import DocumentPatchMetadata
+from .document_selection import DocumentSelection
+from .document_selection_sort import DocumentSelectionSort
 from .document_source import DocumentSource
 from .document_status import DocumentStatus
 from .document_version import DocumentVersion
@@ -95,6 +100,10 @@ from .issue_oauth_token_body_grant_type import IssueOauthTokenBodyGrantType
 from .issue_oauth_token_response_400 import IssueOauthTokenResponse400
 from .issue_oauth_token_response_401 import IssueOauthTokenResponse401
 from .issue_oauth_token_token_out import IssueOauthTokenTokenOut
+from .job import Job
+from .job_envelope import JobEnvelope
+from .job_error import JobError
+from .job_status import JobStatus
 from .list_documents_sort import ListDocumentsSort
 from .list_forms_status_type_0 import ListFormsStatusType0
 from .list_meta import ListMeta
@@ -108,6 +117,8 @@ from .message_create import MessageCreate
 from .message_generator_type_0 import MessageGeneratorType0
 from .message_role import MessageRole
 from .meta import Meta
+from .metadata_operation import MetadataOperation
+from .metadata_operation_metadata import MetadataOperationMetadata
 from .neighbor import Neighbor
 from .neighbor_properties import NeighborProperties
 from .neighborhood import Neighborhood
@@ -160,6 +171,7 @@ from .relationship_properties import RelationshipProperties
 from .replay import Replay
 from .replay_body import ReplayBody
 from .replay_envelope import ReplayEnvelope
+from .restore_operation import RestoreOperation
 from .revoke_oauth_token_body import RevokeOauthTokenBody
 from .revoke_oauth_token_body_token_type_hint import RevokeOauthTokenBodyTokenTypeHint
 from .revoke_oauth_token_response_200 import RevokeOauthTokenResponse200
@@ -194,6 +206,7 @@ from .sharing_settings_patch import SharingSettingsPatch
 from .similar_document import SimilarDocument
 from .similar_document_list_envelope import SimilarDocumentListEnvelope
 from .source_type import SourceType
+from .start_workflow_operation import StartWorkflowOperation
 from .step import Step
 from .step_mode import StepMode
 from .step_out import StepOut
@@ -213,9 +226,12 @@ from .submit_oauth_authorization_response_type import (
 from .suggestion import Suggestion
 from .suggestions import Suggestions
 from .suggestions_envelope import SuggestionsEnvelope
+from .tags_operation import TagsOperation
+from .tags_operation_op import TagsOperationOp
 from .tenant import Tenant
 from .token import Token
 from .token_envelope import TokenEnvelope
+from .trash_operation import TrashOperation
 from .upload_document_body import UploadDocumentBody
 from .upload_document_body_custom_fields import UploadDocumentBodyCustomFields
 from .upload_document_body_metadata import UploadDocumentBodyMetadata
@@ -262,6 +278,7 @@ __all__ = (
     "AttestationResponseJSON",
     "AuthenticationCredentialJSON",
     "AuthenticationCredentialJSONAuthenticatorAttachmentType0",
+    "BulkEdit",
     "Caller",
     "CallerEnvelope",
     "CallerType",
@@ -282,6 +299,8 @@ __all__ = (
     "CustomFieldOptionIn",
     "CustomFieldPatch",
     "CustomFieldType",
+    "CustomFieldsOperation",
+    "CustomFieldsOperationCustomFields",
     "DefinitionCreate",
     "DefinitionPatch",
     "Document",
@@ -296,6 +315,8 @@ __all__ = (
     "DocumentPatch",
     "DocumentPatchCustomFields",
     "DocumentPatchMetadata",
+    "DocumentSelection",
+    "DocumentSelectionSort",
     "DocumentSource",
     "DocumentStatus",
     "DocumentVersion",
@@ -341,6 +362,10 @@ __all__ = (
     "IssueOauthTokenResponse400",
     "IssueOauthTokenResponse401",
     "IssueOauthTokenTokenOut",
+    "Job",
+    "JobEnvelope",
+    "JobError",
+    "JobStatus",
     "ListDocumentsSort",
     "ListFormsStatusType0",
     "ListMeta",
@@ -354,6 +379,8 @@ __all__ = (
     "MessageGeneratorType0",
     "MessageRole",
     "Meta",
+    "MetadataOperation",
+    "MetadataOperationMetadata",
     "Neighbor",
     "NeighborProperties",
     "Neighborhood",
@@ -400,6 +427,7 @@ __all__ = (
     "Replay",
     "ReplayBody",
     "ReplayEnvelope",
+    "RestoreOperation",
     "RevokeOauthTokenBody",
     "RevokeOauthTokenBodyTokenTypeHint",
     "RevokeOauthTokenResponse200",
@@ -434,6 +462,7 @@ __all__ = (
     "SimilarDocument",
     "SimilarDocumentListEnvelope",
     "SourceType",
+    "StartWorkflowOperation",
     "Step",
     "StepMode",
     "StepOut",
@@ -449,9 +478,12 @@ __all__ = (
     "Suggestion",
     "Suggestions",
     "SuggestionsEnvelope",
+    "TagsOperation",
+    "TagsOperationOp",
     "Tenant",
     "Token",
     "TokenEnvelope",
+    "TrashOperation",
     "UploadDocumentBody",
     "UploadDocumentBodyCustomFields",
     "UploadDocumentBodyMetadata",
