@@ -156,7 +156,9 @@ def test_notes_are_audited_and_emitted(app, client, headers, tenant, document, w
     assert actions[-2:] == ["note.created", "note.deleted"]
     with app.app_context():
         events = db.session.scalars(
-            select(Event).where(Event.tenant_id == tenant.id, Event.type.like("note.%"))
+            select(Event)
+            .where(Event.tenant_id == tenant.id, Event.type.like("note.%"))
+            .order_by(Event.created_at, Event.type)  # created sorts before deleted on a tie
         ).all()
         assert [(e.type, e.data["note"]["id"]) for e in events] == [
             ("note.created", note["id"]),
