@@ -18,7 +18,8 @@ T = TypeVar("T", bound="DocumentSelection")
 class DocumentSelection:
     """The documents list's filters (`GET /documents`' parameters but its page: no `limit`,
     no `cursor`; `sort` is accepted and does not matter), as JSON: `status` and `tag` a
-    string or a list of strings, `metadata` an object of exact values.
+    string or a list of strings, `metadata` an object of exact values. A saved view is
+    refused rather than applied: a filter it left out would select every document.
 
         Attributes:
             content_type (None | str | Unset): Exact type (application/pdf) or family (image/*).
