@@ -58,6 +58,21 @@ def reject_null(value: Any) -> Any:
     return value
 
 
+def fits_json_answers(value: Any) -> Any:
+    """Refuse integers beyond 64 bits anywhere in a free-form JSON value: stored, they could
+    never be answered again (the response encoder, like most clients' parsers, stops at 64)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, int) and not -(2**63) <= item < 2**64:
+            raise ValueError("holds an integer beyond 64 bits")
+    return value
+
+
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
 

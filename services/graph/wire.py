@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -19,7 +20,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from models import Document, Entity, EntityMention, Relationship
-from services.core.wire import PageQuery, Timestamp, Wire, absent, reject_null
+from services.core.wire import PageQuery, Timestamp, Wire, absent, fits_json_answers, reject_null
 from services.documents.wire import DocumentOut
 from services.graph.entities import TYPE_RE
 from services.graph.neighbors import Neighborhood
@@ -37,6 +38,10 @@ TypeWord = Annotated[
 Id = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
+# A JSON object of the caller's; what it holds must be answerable again (64-bit integers).
+Properties = Annotated[dict[str, Any], AfterValidator(fits_json_answers)]
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
@@ -49,7 +54,7 @@ class EntityCreate(_Body):
     )
     name: Name
     aliases: list[Name] = Field(default_factory=list, max_length=50)
-    properties: dict[str, Any] = Field(default_factory=dict)
+    properties: Properties = Field(default_factory=dict)
 
 
 class EntityPatch(_Body):
@@ -60,7 +65,7 @@ class EntityPatch(_Body):
     aliases: list[Name] = Field(
         default=None, max_length=50, json_schema_extra=lambda s: s.pop("default", None)
     )
-    properties: dict[str, Any] = absent()
+    properties: Properties = absent()
 
     @field_validator("type", "name", "aliases", "properties", mode="before")
     @classmethod
@@ -92,7 +97,7 @@ class RelationshipCreate(_Body):
     type: TypeWord = Field(description="A lowercase word, e.g. works_for.")
     source_id: Id
     target_id: Id
-    properties: dict[str, Any] = Field(default_factory=dict)
+    properties: Properties = Field(default_factory=dict)
 
 
 class RelationshipListQuery(PageQuery):

@@ -58,6 +58,17 @@ def test_bad_bodies_name_their_field(client, headers, make_entity):
     ada = make_entity("Ada", "person")
     nulled = client.patch(f"{ENTITIES}/{ada['id']}", json={"name": None}, headers=headers)
     assert nulled.status_code == 422
+    # An integer no JSON answer can carry (beyond 64 bits) is refused, not stored and then a 500.
+    huge = '{"properties": {"a": {"b": [1, 123297236754546600968192]}}}'
+    patched = client.patch(
+        f"{ENTITIES}/{ada['id']}", data=huge, content_type="application/json", headers=headers
+    )
+    assert patched.status_code == 422, patched.get_json()
+    assert patched.get_json()["errors"][0]["field"] == "properties"
+    assert (
+        client.get(f"{ENTITIES}/{ada['id']}", headers=headers).get_json()["data"]["properties"]
+        == {}
+    )
 
 
 def test_list_filters_by_type_and_name_prefix_and_pages(client, headers, make_entity):
