@@ -13,7 +13,7 @@ from extensions import db
 from jobs.search import extract_document
 from models import Document
 from services.core import transaction
-from services.search import common_words, index_merge, indexing, passages
+from services.search import common_words, extraction_runs, index_merge, indexing, passages
 
 
 @documents_cli.command("reindex")
@@ -31,7 +31,7 @@ def reindex(tenant_id: str | None, everything: bool, inline: bool) -> None:
             stmt = stmt.where(Document.tenant_id == tenant_id)
         ids = list(db.session.scalars(stmt.order_by(Document.id)))
     else:
-        ids = [doc_id for _, doc_id, _ in indexing.pending_documents(tenant_id)]
+        ids = [doc_id for _, doc_id, _ in extraction_runs.pending_documents(tenant_id)]
     done = 0
     for doc_id in tqdm(ids, desc="reindex", unit="doc", file=sys.stderr, disable=None):
         document = db.session.get(Document, doc_id)
@@ -41,7 +41,7 @@ def reindex(tenant_id: str | None, everything: bool, inline: bool) -> None:
             indexing.mark_pending(document)
             transaction.commit()  # the extraction below is a job's own unit of work
             extract_document(document.tenant_id, document.id, document.current_version)
-        elif not indexing.schedule_extraction(document):
+        elif not extraction_runs.schedule_extraction(document):
             raise CommandError("Redis is unreachable; start it or use --inline")
         db.session.expunge_all()  # keeps memory flat over a million documents
         done += 1

@@ -1,4 +1,4 @@
-"""The search jobs: text extraction (enqueued by services/search/indexing), the text stage on
+"""The search jobs: text extraction (enqueued by services/search/extraction_runs), the text stage on
 the default queue and the OCR stage on the "ocr" queue for images and PDFs without a text
 layer; and the periodic ones: the recovery of lost extraction work every 5 minutes, and the
 daily merge of SQLite's full-text index with the listing of its common words.
@@ -18,13 +18,13 @@ from rq import get_current_job
 from extensions import db
 from services.core import transaction
 from services.core.queue import Periodic
-from services.search import common_words, index_merge, indexing, limits, recovery
+from services.search import common_words, extraction_runs, index_merge, limits, recovery
 from services.semantic import embedding
 
 log = logging.getLogger("dms.semantic")
 
 # The jobs the worker runs under the extraction limits (memory ceiling, CPU budget).
-JOBS_UNDER_LIMITS = frozenset({indexing.EXTRACTION_JOB, indexing.OCR_JOB})
+JOBS_UNDER_LIMITS = frozenset({extraction_runs.EXTRACTION_JOB, extraction_runs.OCR_JOB})
 
 RECOVERY = Periodic(
     "recover-lost-work", "jobs.search.recover_lost_work", every=timedelta(minutes=5), timeout=600
@@ -41,7 +41,7 @@ def extract_document(tenant_id: str, document_id: str, version_number: int) -> s
     # Outside a worker (`flask documents reindex --inline`) no queue is there to take OCR.
     ocr_here = get_current_job() is None
     return _within_limits(
-        lambda attempt: indexing.finish_extraction(attempt, ocr_here=ocr_here),
+        lambda attempt: extraction_runs.finish_extraction(attempt, ocr_here=ocr_here),
         tenant_id,
         document_id,
         version_number,
@@ -50,17 +50,17 @@ def extract_document(tenant_id: str, document_id: str, version_number: int) -> s
 
 def ocr_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
     """The OCR stage of one version, enqueued by the text stage."""
-    return _within_limits(indexing.finish_ocr, tenant_id, document_id, version_number)
+    return _within_limits(extraction_runs.finish_ocr, tenant_id, document_id, version_number)
 
 
 def _within_limits(
-    finish: Callable[[indexing.Attempt], str],
+    finish: Callable[[extraction_runs.Attempt], str],
     tenant_id: str,
     document_id: str,
     version_number: int,
 ) -> str | None:
     try:
-        attempt = transaction.transactional(indexing.begin_extraction)(
+        attempt = transaction.transactional(extraction_runs.begin_extraction)(
             tenant_id, document_id, version_number
         )
         if attempt is None:
@@ -72,7 +72,7 @@ def _within_limits(
         # Hitting a limit is the document's outcome, not a crash: recorded, and the job returns
         # normally so that RQ does not retry it (a retry would only hit it again).
         limits.stand_down()
-        return transaction.transactional(indexing.fail_extraction)(
+        return transaction.transactional(extraction_runs.fail_extraction)(
             tenant_id, document_id, version_number, limits.reason(exc)
         )
 

@@ -15,7 +15,7 @@ import clock
 from extensions import db
 from models import Document, DocumentText, TextStatus
 from services.core.queue import job_is_alive
-from services.search import indexing
+from services.search import extraction_runs
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def recover_extractions() -> int:
         return 0
     recovered = 0
     for document in lost:
-        if indexing.schedule_extraction(document):  # its own units of work
+        if extraction_runs.schedule_extraction(document):  # its own units of work
             recovered += 1
     if recovered:
         log.info("re-enqueued lost text extractions", extra={"documents": recovered})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from extensions import db
 from models import Document
 from services.core import signals, transaction
-from services.search import indexing
+from services.search import extraction_runs, indexing
 
 _SEARCHABLE_FIELDS = {"title", "tags", "metadata"}
 
@@ -28,7 +28,7 @@ def _schedule(document: Document) -> None:
     # The document is committed; a failure to enqueue must not turn the upload into an error
     # (the text stays pending and `flask documents reindex` or the sweep picks it up).
     try:
-        indexing.schedule_extraction(document)
+        extraction_runs.schedule_extraction(document)
     except Exception:
         db.session.rollback()
         indexing.log.exception("text extraction not scheduled", extra={"document_id": document.id})

@@ -108,7 +108,7 @@ def schedule(tenant_id: str, document_id: str) -> bool:
     committed). False when embeddings are off or Redis failed (`flask documents embed`
     picks the document up later).
 
-    A follow-up unit of work of its own (like indexing.schedule_extraction): it commits the
+    A follow-up unit of work of its own (like extraction_runs.schedule_extraction): it commits the
     pending state before enqueueing, so the worker always finds it, then the job's id."""
     if not enabled():
         return False

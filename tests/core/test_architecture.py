@@ -281,9 +281,10 @@ COMMITS = {
         2,
         "the quota's claim commits before answering, so no lock is held; its refund stands",
     ),
-    "services/search/indexing.py": (
-        4,
-        "extraction and OCR are scheduled after a commit; the vectors' rebuild, in batches",
+    "services/search/indexing.py": (1, "the vectors' rebuild, in batches"),
+    "services/search/extraction_runs.py": (
+        3,
+        "extraction and OCR are scheduled after a commit, each a unit of work of its own",
     ),
     "services/semantic/embedding.py": (2, "embedding is scheduled after the passages' commit"),
     "services/documents/purge.py": (1, "the trash purge, a batch at a time"),
@@ -383,7 +384,7 @@ UNSCOPED_LOADS = {
     "services/webhooks/deliveries.py:record_outcome": "the job's delivery, by its enqueued id",
     "services/push/reconciler.py:lost_deliveries": "the reconciler job, over every tenant",
     "services/notifications/causes.py:remind_key_rotations": "the daily job, over every tenant",
-    "services/search/indexing.py:pending_documents": "the recovery job and the CLI: any tenant",
+    "services/search/extraction_runs.py:pending_documents": "the recovery job, the CLI: any tenant",
     "services/search/passages.py:rebuild": "`flask documents rebuild-passages`: any tenant",
 }
 

@@ -168,13 +168,13 @@ def test_ocr_programs_count_against_the_cpu_budget(make_app, tenant):
 def test_a_limit_hit_outside_the_extractor_is_recorded_not_retried(
     app, tenant, store_document, work, monkeypatch
 ):
-    from services.search import indexing
+    from services.search import extraction_runs
     from services.search.limits import CpuBudgetExceeded
 
     def spent(attempt, **options):
         raise CpuBudgetExceeded(5)  # as SIGXCPU would, while storing the text
 
-    monkeypatch.setattr(indexing, "finish_extraction", spent)
+    monkeypatch.setattr(extraction_runs, "finish_extraction", spent)
     document_id = store_document(tenant, b"some words", "w.txt")
 
     work()

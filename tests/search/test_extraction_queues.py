@@ -11,7 +11,7 @@ from rq import SimpleWorker
 from extensions import db, redis_store
 from models import Document, DocumentText
 from services.core import queue
-from services.search import indexing
+from services.search import extraction_runs
 from tests.fixture_files import needs_tesseract, png_bytes, render_gray
 from tests.helpers import auth_headers
 from tests.support import InProcessWorker, run_jobs, stored_document
@@ -52,7 +52,7 @@ def test_an_image_goes_from_the_text_stage_to_the_ocr_queue(app, tenant):
     with app.app_context():
         waiting = queue.queue("ocr").get_jobs()
         assert [(job.func_name, job.args) for job in waiting] == [
-            (indexing.OCR_JOB, (tenant.id, document_id, 1))
+            (extraction_runs.OCR_JOB, (tenant.id, document_id, 1))
         ]
         assert row.job_id == waiting[0].id  # the recovery sweep sees the work as alive
 
