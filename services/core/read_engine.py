@@ -8,8 +8,8 @@ parsing and planning of a long statement, as that engine prepares nothing (confi
 `engine_options`: in transactions, psycopg's prepared statements break under load). Here every
 connection stays in autocommit, so a statement psycopg prepares (after PREPARE_THRESHOLD runs
 on a connection) is never rolled back with a transaction, and later runs send only its
-parameters: about 0.2 ms of Python and most of the database's planning less per list
-request (bench/RESULTS.md, "Documents list").
+parameters: Python's statement building and most of the database's planning are saved on
+every list request.
 
 PgBouncer in transaction mode hands each statement to any server connection, so a prepared
 statement must be tracked by PgBouncer itself (1.21+, `max_prepared_statements` > 0);

@@ -181,9 +181,8 @@ def _resolve(tenant_id: str, references: set[str]) -> dict[str, CustomField]:
 # FEW + 1), each atom is `documents.id IN (the atom's documents)`: the database reads those
 # few and sorts them. More, and each atom is a correlated EXISTS on the values' primary key
 # (document_id, field_id): the list walks the documents in its order and stops at a page.
-# Each shape is slow where the other is fast (SQLite, 100,000 documents: a range matching
-# 10% takes 82 ms as IN and 2 as EXISTS, one matching 0.1% 0.1 ms as IN and 620 as EXISTS;
-# bench/RESULTS.md, "Custom fields"), and SQLite's planner does not choose between them.
+# Each shape is slow where the other is fast (IN reads every match before sorting, EXISTS
+# walks the list until a page is full), and SQLite's planner does not choose between them.
 # PostgreSQL's does, from its statistics, given IN: it gets IN, and no counting.
 FEW = 1_000
 

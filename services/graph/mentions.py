@@ -28,8 +28,8 @@ BATCH = 200  # documents per unit of work (and per job)
 
 def tenant_matcher(tenant_id: str) -> Matcher:
     """The automaton of every name of the tenant, built afresh for each batch of documents:
-    a batch is the unit of work, and building is cheap beside reading the texts (10,000
-    names take milliseconds, bench/RESULTS.md, "Knowledge graph"), so no cache can go stale."""
+    a batch is the unit of work, and building is cheap beside reading the texts, so no cache
+    can go stale."""
     rows = db.session.execute(
         select(EntityName.entity_id, EntityName.key).where(EntityName.tenant_id == tenant_id)
     )

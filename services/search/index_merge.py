@@ -4,9 +4,7 @@ FTS5 writes each transaction's index entries as a new segment (a b-tree of its o
 merges segments level by level as they pile up (its `automerge`), so an index written a
 document at a time holds about 20 segments. A query looks every term it names up in every
 segment, and highlight() and snippet() find each hit of a page again by rowid, once per term
-and segment: a page of 50 highlights for a phrase of two common words and an excluded word
-takes 17 ms on 100,000 documents in 19 segments, 2.5-2.8 ms in one (bench/RESULTS.md,
-"Search").
+and segment: a page of highlights costs about as many times more as there are segments.
 
 `merge()` runs FTS5's 'merge' command in steps of STEP_PAGES pages, each step its own short
 transaction, so an upload waits for one step (about 30 ms), never for the whole merge (7.5 s

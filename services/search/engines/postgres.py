@@ -337,9 +337,8 @@ def _matches(signals, recency, tenant_id, filters, query_ts, where, bound) -> Se
       cover there and its score is 0;
     - a tier: each word weighs at most the tier's X in a match outside, and no phrase is in
       its lead (postgres_tiers.ceiling), times the recency of the tenant's newest document.
-    Ranking the lead's matches and not every match halves a phrase-with-exclusion query's
-    ranking at 100,000 documents, and a common word's tier ranks a few hundred documents
-    where its lead matches tens of thousands (bench/RESULTS.md, "Search").
+    Ranking the lead's matches and not every match keeps the ranking small: a common word's
+    tier ranks a few hundred documents where its lead matches tens of thousands.
     `signals`: the id, raw keyword and recency of a document (ranked(), _scored)."""
     inner = (
         select(*signals, _VECTOR.label("vector"))

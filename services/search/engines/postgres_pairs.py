@@ -12,7 +12,7 @@ then the phrase is checked on every lead holding its words, as without the index
 
 The matches are an array of ids, computed once per statement (an InitPlan) and joined by
 primary key: an OR of index conditions would have PostgreSQL recheck dms_lead_pairs on rows
-the other condition found (bench/RESULTS.md, "Tried and not kept")."""
+the other condition found."""
 
 from __future__ import annotations
 
