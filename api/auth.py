@@ -24,6 +24,7 @@ from werkzeug.local import LocalProxy
 import tenancy
 from api import limits
 from errors import DomainError
+from models import Role
 from services.accounts import roles, tokens, user_grants
 from services.accounts.tenants import TenantRef
 from services.accounts.user_grants import UserGrant
@@ -58,6 +59,11 @@ class Credential:
         if self.key is not None:
             return self.key.tenant
         return self.user.tenant if self.user is not None else None
+
+    @property
+    def is_admin(self) -> bool:
+        """A person holding the tenant's admin role (an API key is never one)."""
+        return self.kind == "user" and self.user is not None and self.user.role == Role.ADMIN
 
     def actor(self) -> Actor:
         return Actor(

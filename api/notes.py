@@ -14,17 +14,11 @@ from api.idempotency import idempotent
 from api.openapi_rules import operation
 from api.pagination import id_position
 from api.validation import also_answers, json_body, query_args, responds
-from models import Role
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.notes import notes, wire
 from services.notes.wire import NoteCreate, NoteListQuery, NoteOut
 from tenancy import current_tenant
-
-
-def _is_admin() -> bool:
-    user = current_credential.user
-    return current_credential.kind == "user" and user is not None and user.role == Role.ADMIN
 
 
 @bp.get("/documents/<document_id>/notes")
@@ -68,5 +62,5 @@ def delete_document_note(document_id: str, note_id: str):
     document = notes.document_of(current_tenant.id, document_id)
     note = notes.get_note(document, note_id)
     data = wire.note_data(note)
-    notes.delete_note(document, note, current_credential.actor(), _is_admin())
+    notes.delete_note(document, note, current_credential.actor(), current_credential.is_admin)
     return ok(data)

@@ -13,17 +13,11 @@ from api.envelope import ok, ok_list
 from api.idempotency import idempotent
 from api.pagination import id_position
 from api.validation import json_body, query_args, responds
-from models import Role
 from services.core.cursors import binding_of, encode_cursor
 from services.core.transaction import transactional
 from services.views import views, wire
 from services.views.wire import SavedViewCreate, SavedViewListQuery, SavedViewOut, SavedViewPatch
 from tenancy import current_tenant
-
-
-def _is_admin() -> bool:
-    user = current_credential.user
-    return current_credential.kind == "user" and user is not None and user.role == Role.ADMIN
 
 
 @bp.get("/saved-views")
@@ -81,7 +75,7 @@ def update_saved_view(view_id: str, body: SavedViewPatch):
     actor = current_credential.actor()
     view = views.get_view(current_tenant.id, view_id, actor)
     changes = {name: getattr(body, name) for name in body.model_fields_set}
-    view = views.update_view(view, changes, actor, _is_admin())
+    view = views.update_view(view, changes, actor, current_credential.is_admin)
     return ok(wire.view_data(view))
 
 
@@ -93,4 +87,4 @@ def delete_saved_view(view_id: str):
     """Delete a view: its owner, or an admin for a shared one; answers what was deleted."""
     actor = current_credential.actor()
     view = views.get_view(current_tenant.id, view_id, actor)
-    return ok(views.delete_view(view, actor, _is_admin()))
+    return ok(views.delete_view(view, actor, current_credential.is_admin))

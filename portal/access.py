@@ -70,8 +70,13 @@ def portal_actor() -> Actor:
     )
 
 
-def can_write() -> bool:
+def is_admin() -> bool:
+    """The signed-in person holds the tenant's admin role."""
     return current_user.is_authenticated and current_user.role == "admin"
+
+
+def can_write() -> bool:
+    return is_admin()
 
 
 def is_htmx() -> bool:

@@ -11,9 +11,16 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from pydantic import ValidationError
 
-from models import Document, DocumentStatus, Role
+from models import Document, DocumentStatus
 from models.notes import MAX_NOTE_CHARS, Note
-from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
+from portal.access import (
+    TENANT_ROLES,
+    is_admin,
+    is_htmx,
+    portal_actor,
+    portal_tenant,
+    roles_required,
+)
 from portal.blueprint import bp
 from services.accounts.roles import ROLE_SCOPES
 from services.core.transaction import transactional
@@ -23,10 +30,6 @@ from services.notes.wire import NoteCreate
 PAGE_SIZE = 20
 # Who may write notes: the roles whose API tokens may write documents (admins and members).
 WRITERS = tuple(role for role, scopes in ROLE_SCOPES.items() if "documents:write" in scopes)
-
-
-def _is_admin() -> bool:
-    return current_user.role == Role.ADMIN
 
 
 def notes_panel(
@@ -42,7 +45,7 @@ def notes_panel(
         "notes": rows,
         "older": rows[-1].id if more else None,
         "can_write": writable and current_user.role in WRITERS,
-        "can_delete": lambda note: writable and notes.may_delete(note, actor, _is_admin()),
+        "can_delete": lambda note: writable and notes.may_delete(note, actor, is_admin()),
         "max_chars": MAX_NOTE_CHARS,
         "error": error,
         "draft": draft,
@@ -84,7 +87,7 @@ def add_note(document_id: str):
 def delete_note(document_id: str, note_id: str):
     document = notes.document_of(portal_tenant().id, document_id)
     note: Note = notes.get_note(document, note_id)
-    notes.delete_note(document, note, portal_actor(), _is_admin())
+    notes.delete_note(document, note, portal_actor(), is_admin())
     if is_htmx():
         return _panel(document)
     flash("Note deleted.", "success")

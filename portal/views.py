@@ -16,9 +16,15 @@ from pydantic import ValidationError
 from werkzeug.datastructures import MultiDict
 
 from errors import DomainError
-from models import Role
 from models.views import SavedView
-from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, roles_required
+from portal.access import (
+    TENANT_ROLES,
+    is_admin,
+    is_htmx,
+    portal_actor,
+    portal_tenant,
+    roles_required,
+)
 from portal.blueprint import bp
 from portal.documents.filters import TEXT_FIELDS, BrowseForm, read_form
 from services.accounts.roles import ROLE_SCOPES
@@ -42,10 +48,6 @@ _DATE_FIELDS = {
     "updatedAfter": ("updated_from", False),
     "updatedBefore": ("updated_to", True),
 }
-
-
-def _is_admin() -> bool:
-    return current_user.role == Role.ADMIN
 
 
 def applied_view(args: MultiDict | None = None) -> SavedView | None:
@@ -108,7 +110,7 @@ def sidebar(form: BrowseForm, view: SavedView | None) -> dict[str, Any]:
     """What templates/portal/views/_sidebar.html shows."""
     actor = portal_actor()
     rows, _ = views.list_views(portal_tenant().id, actor, SIDEBAR_SIZE, None)
-    admin = _is_admin()
+    admin = is_admin()
     return {
         "mine": [v for v in rows if not v.shared],
         "shared": [v for v in rows if v.shared],
@@ -179,7 +181,7 @@ def _go(url: str):
 @transactional
 def delete_view(view_id: str):
     view = views.get_view(portal_tenant().id, view_id, portal_actor())
-    views.delete_view(view, portal_actor(), _is_admin())
+    views.delete_view(view, portal_actor(), is_admin())
     flash(f"Deleted the view “{view.name}”.", "success")
     return redirect(url_for("portal.documents_page"))
 
