@@ -15,7 +15,7 @@ from services.documents.wire import (
     MAX_METADATA_KEYS,
     MAX_TAGS,
     CustomFieldValues,
-    DocumentListQuery,
+    DocumentQuery,
     MetadataKey,
     MetadataValue,
     Tag,
@@ -85,7 +85,7 @@ Operation = Annotated[
 _LISTS = ("status", "tag")
 
 
-class DocumentSelection(DocumentListQuery):
+class DocumentSelection(DocumentQuery):
     """The documents list's filters (`GET /documents`' parameters but its page: no `limit`,
     no `cursor`; `sort` is accepted and does not matter), as JSON: `status` and `tag` a
     string or a list of strings, `metadata` an object of exact values. A saved view is

@@ -123,16 +123,9 @@ class DocumentPatch(_Camel):
         return reject_null(value)
 
 
-class DocumentListQuery(DocumentFilters, PageQuery):
-    """GET /documents: the filters of CONTRACT §4, customFieldQuery, limit and cursor, and a
-    saved view."""
-
-    saved_view: str | None = Field(
-        None,
-        max_length=40,
-        description="Apply this saved view (svw_…): its filters and sort, under the "
-        "parameters given beside it, which win.",
-    )
+class DocumentQuery(DocumentFilters):
+    """The documents list's filters: those of CONTRACT §4 and customFieldQuery (the list
+    reads them as parameters, a bulk edit's or a rule's `filter` as a JSON object)."""
 
     custom_field_query: str | None = Field(
         None,
@@ -146,6 +139,17 @@ class DocumentListQuery(DocumentFilters, PageQuery):
 
     def binding(self) -> dict[str, Any]:
         return {**super().binding(), "customFieldQuery": self.custom_field_query}
+
+
+class DocumentListQuery(DocumentQuery, PageQuery):
+    """GET /documents: the filters, limit and cursor, and a saved view."""
+
+    saved_view: str | None = Field(
+        None,
+        max_length=40,
+        description="Apply this saved view (svw_…): its filters and sort, under the "
+        "parameters given beside it, which win.",
+    )
 
 
 class ContentQuery(_Camel):

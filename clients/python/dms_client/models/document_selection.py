@@ -25,17 +25,12 @@ class DocumentSelection:
             content_type (None | str | Unset): Exact type (application/pdf) or family (image/*).
             created_after (datetime.datetime | None | Unset): createdAt >= this instant.
             created_before (datetime.datetime | None | Unset): createdAt < this instant.
-            cursor (None | str | Unset): nextCursor of the last page, unchanged: it is signed, so any other value is 400
-                INVALID_CURSOR (and one over an hour old, CURSOR_EXPIRED).
             custom_field_query (None | str | Unset): A JSON filter on custom field values in paperless-ngx's shape: [field,
                 op, value], ["AND"|"OR", [query, …]] or ["NOT", query]; ops exact, in, isnull, exists, icontains, gt, gte, lt,
                 lte, range; depth ≤ 10, ≤ 20 conditions (docs/customfields.md).
-            limit (int | Unset): Page size, 1-200 (larger is clamped). Default: 50.
             metadata (list[str] | Unset): Exact metadata values, as `<key>:<value>` (`dept:sales`); repeat the parameter for
                 several pairs, all of which must match (up to 10). The value is everything after the first colon, commas
                 included. `metadata.<key>=<value>` is accepted too.
-            saved_view (None | str | Unset): Apply this saved view (svw_…): its filters and sort, under the parameters given
-                beside it, which win.
             sort (DocumentSelectionSort | Unset): Order; '-' means descending. Default: DocumentSelectionSort.VALUE_1.
             source (list[SourceType] | Unset): Where documents came from (api, portal, mail, folder, form, import); repeat
                 or comma-separate: any of them.
@@ -50,11 +45,8 @@ class DocumentSelection:
     content_type: None | str | Unset = UNSET
     created_after: datetime.datetime | None | Unset = UNSET
     created_before: datetime.datetime | None | Unset = UNSET
-    cursor: None | str | Unset = UNSET
     custom_field_query: None | str | Unset = UNSET
-    limit: int | Unset = 50
     metadata: list[str] | Unset = UNSET
-    saved_view: None | str | Unset = UNSET
     sort: DocumentSelectionSort | Unset = DocumentSelectionSort.VALUE_1
     source: list[SourceType] | Unset = UNSET
     status: list[DocumentStatus] | Unset = UNSET
@@ -86,29 +78,15 @@ class DocumentSelection:
         else:
             created_before = self.created_before
 
-        cursor: None | str | Unset
-        if isinstance(self.cursor, Unset):
-            cursor = UNSET
-        else:
-            cursor = self.cursor
-
         custom_field_query: None | str | Unset
         if isinstance(self.custom_field_query, Unset):
             custom_field_query = UNSET
         else:
             custom_field_query = self.custom_field_query
 
-        limit = self.limit
-
         metadata: list[str] | Unset = UNSET
         if not isinstance(self.metadata, Unset):
             metadata = self.metadata
-
-        saved_view: None | str | Unset
-        if isinstance(self.saved_view, Unset):
-            saved_view = UNSET
-        else:
-            saved_view = self.saved_view
 
         sort: str | Unset = UNSET
         if not isinstance(self.sort, Unset):
@@ -163,16 +141,10 @@ class DocumentSelection:
             field_dict["createdAfter"] = created_after
         if created_before is not UNSET:
             field_dict["createdBefore"] = created_before
-        if cursor is not UNSET:
-            field_dict["cursor"] = cursor
         if custom_field_query is not UNSET:
             field_dict["customFieldQuery"] = custom_field_query
-        if limit is not UNSET:
-            field_dict["limit"] = limit
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
-        if saved_view is not UNSET:
-            field_dict["savedView"] = saved_view
         if sort is not UNSET:
             field_dict["sort"] = sort
         if source is not UNSET:
@@ -237,15 +209,6 @@ class DocumentSelection:
 
         created_before = _parse_created_before(d.pop("createdBefore", UNSET))
 
-        def _parse_cursor(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        cursor = _parse_cursor(d.pop("cursor", UNSET))
-
         def _parse_custom_field_query(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -255,18 +218,7 @@ class DocumentSelection:
 
         custom_field_query = _parse_custom_field_query(d.pop("customFieldQuery", UNSET))
 
-        limit = d.pop("limit", UNSET)
-
         metadata = cast(list[str], d.pop("metadata", UNSET))
-
-        def _parse_saved_view(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        saved_view = _parse_saved_view(d.pop("savedView", UNSET))
 
         _sort = d.pop("sort", UNSET)
         sort: DocumentSelectionSort | Unset
@@ -342,11 +294,8 @@ class DocumentSelection:
             content_type=content_type,
             created_after=created_after,
             created_before=created_before,
-            cursor=cursor,
             custom_field_query=custom_field_query,
-            limit=limit,
             metadata=metadata,
-            saved_view=saved_view,
             sort=sort,
             source=source,
             status=status,

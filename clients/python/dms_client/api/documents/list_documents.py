@@ -29,8 +29,8 @@ def _get_kwargs(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
-    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
+    saved_view: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -130,19 +130,19 @@ def _get_kwargs(
 
     params["sort"] = json_sort
 
-    json_saved_view: None | str | Unset
-    if isinstance(saved_view, Unset):
-        json_saved_view = UNSET
-    else:
-        json_saved_view = saved_view
-    params["savedView"] = json_saved_view
-
     json_custom_field_query: None | str | Unset
     if isinstance(custom_field_query, Unset):
         json_custom_field_query = UNSET
     else:
         json_custom_field_query = custom_field_query
     params["customFieldQuery"] = json_custom_field_query
+
+    json_saved_view: None | str | Unset
+    if isinstance(saved_view, Unset):
+        json_saved_view = UNSET
+    else:
+        json_saved_view = saved_view
+    params["savedView"] = json_saved_view
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -241,8 +241,8 @@ def sync_detailed(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
-    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
+    saved_view: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -264,8 +264,8 @@ def sync_detailed(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
-        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -289,8 +289,8 @@ def sync_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
-        saved_view=saved_view,
         custom_field_query=custom_field_query,
+        saved_view=saved_view,
     )
 
     response = client.get_httpx_client().request(
@@ -316,8 +316,8 @@ def sync(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
-    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
+    saved_view: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -339,8 +339,8 @@ def sync(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
-        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -365,8 +365,8 @@ def sync(
         title=title,
         metadata=metadata,
         sort=sort,
-        saved_view=saved_view,
         custom_field_query=custom_field_query,
+        saved_view=saved_view,
     ).parsed
 
 
@@ -386,8 +386,8 @@ async def asyncio_detailed(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
-    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
+    saved_view: None | str | Unset = UNSET,
 ) -> Response[DocumentListEnvelope | ErrorEnvelope]:
     """List documents
 
@@ -409,8 +409,8 @@ async def asyncio_detailed(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
-        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -434,8 +434,8 @@ async def asyncio_detailed(
         title=title,
         metadata=metadata,
         sort=sort,
-        saved_view=saved_view,
         custom_field_query=custom_field_query,
+        saved_view=saved_view,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -459,8 +459,8 @@ async def asyncio(
     title: None | str | Unset = UNSET,
     metadata: list[str] | Unset = UNSET,
     sort: ListDocumentsSort | Unset = ListDocumentsSort.VALUE_1,
-    saved_view: None | str | Unset = UNSET,
     custom_field_query: None | str | Unset = UNSET,
+    saved_view: None | str | Unset = UNSET,
 ) -> DocumentListEnvelope | ErrorEnvelope | None:
     """List documents
 
@@ -482,8 +482,8 @@ async def asyncio(
         title (None | str | Unset):
         metadata (list[str] | Unset):
         sort (ListDocumentsSort | Unset):  Default: ListDocumentsSort.VALUE_1.
-        saved_view (None | str | Unset):
         custom_field_query (None | str | Unset):
+        saved_view (None | str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -509,7 +509,7 @@ async def asyncio(
             title=title,
             metadata=metadata,
             sort=sort,
-            saved_view=saved_view,
             custom_field_query=custom_field_query,
+            saved_view=saved_view,
         )
     ).parsed
