@@ -217,8 +217,11 @@ def _custom_field_query(values: dict[str, str], errors: dict[str, list[str]]) ->
     if op not in custom_field_query.operators_for(chosen.data_type):
         errors["cf"] = [f"“{OPERATOR_LABELS.get(op, op)}” does not apply to {chosen.name}."]
         return None
+    text, to = values["cf_value"].strip(), values["cf_to"].strip()
+    if op not in ("exists", "isnull") and not text:
+        return None  # a field picked and no value yet: no condition, and nothing wrong
     try:
-        value = _operand(chosen, op, values["cf_value"].strip(), values["cf_to"].strip())
+        value = _operand(chosen, op, text, to)
     except ValueError as problem:
         errors["cf"] = [f"{chosen.name}: {problem}"]
         return None
@@ -230,7 +233,7 @@ def _operand(chosen: CustomField, op: str, text: str, to: str) -> Any:
     if op in ("exists", "isnull"):
         return True
     if op == "range":
-        if not text or not to:
+        if not to:
             raise ValueError("give both ends of the range.")
         return [_scalar(chosen, text), _scalar(chosen, to)]
     if op == "in":
@@ -238,8 +241,6 @@ def _operand(chosen: CustomField, op: str, text: str, to: str) -> Any:
         if not items:
             raise ValueError("give one or more values, separated by commas.")
         return [_scalar(chosen, item) for item in items]
-    if not text:
-        raise ValueError("give a value to compare with.")
     return _scalar(chosen, text)
 
 
