@@ -463,3 +463,57 @@ def test_a_restored_row_leaves_the_trash_tab_at_once(app, admin_client, tenant, 
     assert _document(app, document_id).status == "active"
     trash = admin_client.get("/documents?status=deleted")
     assert _ROW_IDS.findall(trash.get_data(as_text=True)) == []
+
+
+# --- attacks -----------------------------------------------------------------------------------
+
+
+def test_a_hostile_file_name_is_cleaned_and_shown_escaped(app, admin_client, tenant):
+    page = _upload(admin_client, ("../../<img src=x onerror=alert(1)>.txt", b"hostile\n"))
+    html = page.get_data(as_text=True)
+    assert page.status_code == 201 and "<img src=x" not in html
+    assert "_img src=x onerror=alert(1)_.txt" in html  # markup characters become _
+    amp = _upload(admin_client, ("Tom & Jerry's.txt", b"cartoon\n"))
+    assert "Tom &amp; Jerry&#39;s.txt" in amp.get_data(as_text=True)
+    titles = set(_documents_of(app, tenant.id))
+    assert titles == {"_img src=x onerror=alert(1)_.txt", "Tom & Jerry's.txt"}
+
+
+def test_a_new_version_of_a_trashed_document_is_refused_in_words(
+    app, admin_client, tenant, store_document
+):
+    document_id = store_document(tenant, b"v1\n", "v.txt")
+    post(admin_client, f"/documents/{document_id}/trash")
+    token = csrf_token(admin_client, f"/documents/{document_id}")
+    admin_client.post(
+        f"/documents/{document_id}/versions",
+        data={"csrf_token": token, "file": (io.BytesIO(b"v2\n"), "v2.txt")},
+        content_type="multipart/form-data",
+    )
+    assert _document(app, document_id).current_version == 1
+    detail = admin_client.get(f"/documents/{document_id}").get_data(as_text=True)
+    assert "“v2.txt” is not a new version: This document is in the trash" in detail
+
+
+def test_another_tenants_custom_field_filters_nothing(
+    admin_client, fields, other_tenant, create_key
+):
+    from tests.helpers import auth_headers
+
+    theirs = admin_client.post(
+        "/api/v1/custom-fields",
+        json={"name": "Secret", "dataType": "integer"},
+        headers=auth_headers(create_key(other_tenant)[1], other_tenant.id),
+    ).get_json()["data"]
+    response = admin_client.get(f"/documents?cf_field={theirs['id']}&cf_op=gt&cf_value=1")
+    assert response.status_code == 400
+    assert "That custom field no longer exists" in response.get_data(as_text=True)
+    assert theirs["id"] not in admin_client.get("/documents").get_data(as_text=True)
+
+
+def test_an_overlong_custom_field_value_is_cut_not_a_500(admin_client, fields):
+    response = admin_client.get(
+        f"/documents?cf_field={fields['kind']}&cf_op=in&cf_value=" + "a," * 5000
+    )
+    assert response.status_code == 400
+    assert "Kind: “a” is not one of its options." in response.get_data(as_text=True)
