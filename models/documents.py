@@ -56,6 +56,8 @@ class Document(TenantScoped, db.Model):
         Index("ix_documents_tenant_updated", "tenant_id", "updated_at", "id"),
         Index("ix_documents_tenant_title", "tenant_id", "title", "id"),
         Index("ix_documents_tenant_status_created", "tenant_id", "status", "created_at", "id"),
+        # The same content in a tenant: the portal's duplicate check and blob clean-up.
+        Index("ix_documents_tenant_sha256", "tenant_id", "sha256"),
     )
 
     id: Mapped[str] = id_column("doc")

@@ -160,10 +160,12 @@ def save_view():
         )
         flash(f"The view was not saved: {message}.", "error")
         return _go(url_for("portal.documents_page", **form.params()))
+    filters = params.normalised(form.filters)
+    if form.custom_field_query:  # the custom field filter, as the API's list takes it
+        filters["customFieldQuery"] = form.custom_field_query
     view = views.create_view(
         portal_tenant().id, portal_actor(), name=body.name,
-        filters=params.normalised(form.filters), sort=body.sort, columns=body.columns,
-        shared=body.shared,
+        filters=filters, sort=body.sort, columns=body.columns, shared=body.shared,
     )  # fmt: skip
     flash(f"Saved the view “{view.name}”.", "success")
     return _go(apply_url(view))

@@ -1,9 +1,11 @@
 """The Documents page's filter form: reads the query string into the services' own
-`DocumentFilters` (the API's list filters), with errors beside the fields, and gives back the
-parameters that rebuild the same view in links (next page, trash, clear)."""
+`DocumentFilters` (the API's list filters) and a `customFieldQuery` (one condition on a
+custom field: field, op, value, as the API's list takes it), with errors beside the fields,
+and gives back the parameters that rebuild the same view in links (next page, trash, clear)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -12,7 +14,12 @@ from flask import Request
 from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
+from errors import DomainError
+from models.customfields import CustomField, CustomFieldType
 from models.documents import DocumentStatus
+from portal.access import portal_tenant
+from services.customfields import fields as custom_fields
+from services.customfields import query as custom_field_query
 from services.documents.filters import DEFAULT_SORT, DocumentFilters
 from services.search.query_syntax import MAX_QUERY_CHARS
 
@@ -67,7 +74,24 @@ TEXT_FIELDS = (
     "view",
     "saved",
     *DATE_FIELDS,
+    "cf_field",
+    "cf_op",
+    "cf_value",
+    "cf_to",
 )
+# What the custom field filter's op select says for each op.
+OPERATOR_LABELS = {
+    "exact": "is",
+    "icontains": "contains",
+    "gt": "is more than (after)",
+    "gte": "is at least (from)",
+    "lt": "is less than (before)",
+    "lte": "is at most (until)",
+    "range": "is between",
+    "in": "is one of (comma-separated)",
+    "exists": "has a value",
+    "isnull": "has no value",
+}
 # How the results are shown: a table (the default) or a grid of thumbnails ("grid").
 VIEWS = ("", "grid")
 # Where a DocumentFilters error is shown on the form.
@@ -90,6 +114,8 @@ class BrowseForm:
     values: dict[str, str]
     filters: DocumentFilters
     errors: dict[str, list[str]] = field(default_factory=dict)
+    # The list's customFieldQuery (a saved view's and the form's, both when both are given).
+    custom_field_query: str | None = None
 
     @property
     def q(self) -> str:
@@ -129,10 +155,15 @@ def read_form(request: Request, extra: dict[str, Any] | None = None) -> BrowseFo
     errors: dict[str, list[str]] = {}
     if values["view"] not in VIEWS:
         values["view"] = ""
+    if not values["cf_field"]:  # an op or value without a field means nothing
+        values.update(cf_op="", cf_value="", cf_to="")
     if len(values["q"].strip()) > MAX_QUERY_CHARS:
         errors["q"] = [f"Search for at most {MAX_QUERY_CHARS} characters."]
         values["q"] = values["q"].strip()[:MAX_QUERY_CHARS]
     raw: dict[str, Any] = {_BY_ALIAS.get(k, k): v for k, v in (extra or {}).items()}
+    view_query = raw.pop("customFieldQuery", None)
+    own_query = _custom_field_query(values, errors)
+    queries = [q for q in (view_query, own_query) if isinstance(q, str) and q]
     if values["status"]:
         raw["status"] = [values["status"]]
     tags = [t.strip() for t in values["tag"].split(",") if t.strip()]
@@ -165,4 +196,91 @@ def read_form(request: Request, extra: dict[str, Any] | None = None) -> BrowseFo
             filters = DocumentFilters.model_validate(raw)
         except ValidationError:
             filters = DocumentFilters()
-    return BrowseForm(values, filters, errors)
+    combined = queries[0] if len(queries) == 1 else None
+    if len(queries) == 2:
+        combined = json.dumps(["AND", [json.loads(q) for q in queries]])
+    return BrowseForm(values, filters, errors, combined)
+
+
+def _custom_field_query(values: dict[str, str], errors: dict[str, list[str]]) -> str | None:
+    """The form's custom field condition as a customFieldQuery `[fieldId, op, value]`, or
+    None (no field chosen, or an error, reported under `cf`)."""
+    field_id = values["cf_field"].strip()
+    if not field_id:
+        return None
+    try:
+        chosen = custom_fields.get_field(portal_tenant().id, field_id[:40])
+    except DomainError:
+        errors["cf"] = ["That custom field no longer exists; choose another."]
+        return None
+    op = values["cf_op"] or "exact"
+    if op not in custom_field_query.operators_for(chosen.data_type):
+        errors["cf"] = [f"“{OPERATOR_LABELS.get(op, op)}” does not apply to {chosen.name}."]
+        return None
+    text, to = values["cf_value"].strip(), values["cf_to"].strip()
+    if op not in ("exists", "isnull") and not text:
+        return None  # a field picked and no value yet: no condition, and nothing wrong
+    try:
+        value = _operand(chosen, op, text, to)
+    except ValueError as problem:
+        errors["cf"] = [f"{chosen.name}: {problem}"]
+        return None
+    return json.dumps([chosen.id, op, value])
+
+
+def _operand(chosen: CustomField, op: str, text: str, to: str) -> Any:
+    """The value of the condition in the JSON type the field's data type takes."""
+    if op in ("exists", "isnull"):
+        return True
+    if op == "range":
+        if not to:
+            raise ValueError("give both ends of the range.")
+        return [_scalar(chosen, text), _scalar(chosen, to)]
+    if op == "in":
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if not items:
+            raise ValueError("give one or more values, separated by commas.")
+        return [_scalar(chosen, item) for item in items]
+    return _scalar(chosen, text)
+
+
+def _scalar(chosen: CustomField, text: str) -> Any:
+    kind = CustomFieldType(chosen.data_type)
+    if kind is CustomFieldType.INTEGER:
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"“{text}” is not a whole number.") from None
+    if kind is CustomFieldType.NUMBER:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"“{text}” is not a number.") from None
+    if kind is CustomFieldType.BOOLEAN:
+        answer = {"yes": True, "true": True, "no": False, "false": False}.get(text.lower())
+        if answer is None:
+            raise ValueError("answer yes or no.")
+        return answer
+    if kind is CustomFieldType.SELECT:
+        for option in chosen.options:
+            if (
+                text in (option["id"], option["label"])
+                or text.casefold() == option["label"].casefold()
+            ):
+                return option["id"]
+        raise ValueError(f"“{text}” is not one of its options.")
+    return text  # string, date (YYYY-MM-DD), monetary amount, document id: the query checks
+
+
+def field_choices(tenant_id: str) -> list[dict[str, Any]]:
+    """The tenant's custom fields with the ops each takes, for the filter's selects."""
+    return [
+        {
+            "id": f.id,
+            "name": f.name,
+            "type": f.data_type,
+            "ops": custom_field_query.operators_for(f.data_type),
+            "options": [o["label"] for o in f.options or []],
+        }
+        for f in custom_fields.all_fields(tenant_id)
+    ]

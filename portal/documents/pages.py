@@ -7,10 +7,12 @@ same services as the API: services/documents and services/search."""
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from markupsafe import Markup, escape
+from sqlalchemy import false
 
 from errors import DomainError
 from extensions import db
@@ -20,11 +22,13 @@ from portal.access import TENANT_ROLES, is_htmx, portal_actor, portal_tenant, ro
 from portal.blueprint import bp
 from portal.documents.files import TEXT_PREVIEW_BYTES, preview_kind
 from portal.documents.filters import (
+    OPERATOR_LABELS,
     SORT_CHOICES,
     SOURCE_CHOICES,
     STATUS_CHOICES,
     TYPE_CHOICES,
     BrowseForm,
+    field_choices,
     read_form,
 )
 from portal.notes import notes_panel
@@ -33,24 +37,41 @@ from portal.thumbnails import grid_cards
 from services.accounts.roles import ROLE_SCOPES
 from services.core.cursors import binding_of, decode_cursor, encode_cursor
 from services.core.transaction import transactional
+from services.customfields import query as custom_field_query
 from services.customfields import values
 from services.customfields.currencies import ISO_4217
 from services.documents import documents
 from services.documents.filters import parse_position, position_of
 from services.search import search
-from services.workflows import queries
+from services.workflows import definitions, queries
 from services.workflows import wire as workflow_wire
 
 PAGE_SIZE = 25
+# What the Documents list's bulk bar offers (portal/bulk.py starts the job).
+BULK_ACTIONS = {
+    "addTags": "Add tags",
+    "removeTags": "Remove tags",
+    "trash": "Move to the trash",
+    "restore": "Restore from the trash",
+    "startWorkflow": "Start a workflow",
+}
 VERSIONS_PAGE_SIZE = 20
 # Who may trash and restore: the roles whose API tokens may write documents (admins and
 # members); auditors read. Support staff read audit logs only, never a tenant's documents.
 EDITORS = tuple(role for role, scopes in ROLE_SCOPES.items() if "documents:write" in scopes)
 _MARK = re.compile(r"</?mark>")
+# Workflow definitions offered in the pickers (the Workflows page lists them all).
+DEFINITIONS_SHOWN = 100
 
 
 def can_edit_documents() -> bool:
     return current_user.is_authenticated and current_user.role in EDITORS
+
+
+def definition_choices(tenant_id: str) -> list[tuple[str, str]]:
+    """(id, name) of the tenant's workflow definitions, by name, for the pickers."""
+    rows, _ = definitions.list_definitions(tenant_id, DEFINITIONS_SHOWN, None)
+    return sorted(((d.id, d.name) for d in rows), key=lambda pair: pair[1].casefold())
 
 
 def snippet_html(snippet: str) -> Markup:
@@ -86,12 +107,29 @@ def _page_position(cursor: str, binding: str, sort: str | None):
     return position
 
 
+def _condition(form: BrowseForm):
+    """The form's customFieldQuery compiled as the API's list compiles it; a refusal is the
+    custom field filter's error, and the list shows nothing rather than everything."""
+    if form.custom_field_query is None:
+        return None
+    try:
+        return custom_field_query.compile_query(portal_tenant().id, form.custom_field_query)
+    except DomainError as error:
+        form.errors.setdefault("cf", []).append(error.message)
+        return false()
+
+
+def _binding(form: BrowseForm) -> dict:
+    return {**form.filters.binding(), "customFieldQuery": form.custom_field_query}
+
+
 def _browse(form: BrowseForm) -> dict:
     tenant_id = portal_tenant().id
-    binding = binding_of(tenant_id, resource="portal-documents", filters=form.filters.binding())
+    binding = binding_of(tenant_id, resource="portal-documents", filters=_binding(form))
     cursor = request.args.get("cursor")
     position = _page_position(cursor, binding, form.filters.sort) if cursor else None
-    rows, more = documents.list_documents(tenant_id, form.filters, PAGE_SIZE, position)
+    condition = _condition(form)
+    rows, more = documents.list_documents(tenant_id, form.filters, PAGE_SIZE, position, condition)
     next_url = None
     if more:
         token = encode_cursor(binding, position_of(rows[-1], form.filters.sort))
@@ -101,9 +139,7 @@ def _browse(form: BrowseForm) -> dict:
 
 def _search(form: BrowseForm) -> dict:
     tenant_id = portal_tenant().id
-    binding = binding_of(
-        tenant_id, resource="portal-search", q=form.q, filters=form.filters.binding()
-    )
+    binding = binding_of(tenant_id, resource="portal-search", q=form.q, filters=_binding(form))
     cursor = request.args.get("cursor")
     position = _page_position(cursor, binding, None) if cursor else None
     try:
@@ -119,6 +155,10 @@ def _search(form: BrowseForm) -> dict:
         token = encode_cursor(binding, page.next_position)
         next_url = url_for("portal.documents_page", **form.params(cursor=token))
     documents_of = Document.get_many_for_tenant([hit.id for hit in page.hits], tenant_id)
+    condition = _condition(form)
+    if condition is not None:  # the ranking knows no custom fields: narrow the page after it
+        kept = documents.matching_ids(tenant_id, list(documents_of), condition)
+        documents_of = {k: v for k, v in documents_of.items() if k in kept}
     hits = [
         {
             "document": documents_of[hit.id],
@@ -143,10 +183,14 @@ def documents_page():
         "type_choices": TYPE_CHOICES,
         "sort_choices": SORT_CHOICES,
         "source_choices": SOURCE_CHOICES,
+        "field_choices": field_choices(portal_tenant().id),
+        "operator_labels": OPERATOR_LABELS,
         "columns": saved_views.columns_of(view),
         "column_labels": saved_views.COLUMN_LABELS,
         "views": saved_views.sidebar(form, view),
         "can_edit": can_edit_documents(),
+        "definitions": definition_choices(portal_tenant().id) if can_edit_documents() else [],
+        "bulk_actions": BULK_ACTIONS,
         "back": request.full_path.rstrip("?"),
         "first_url": url_for("portal.documents_page", **form.params())
         if request.args.get("cursor")
@@ -184,6 +228,7 @@ def document_detail(document_id: str):
         panel=notes_panel(document, request.args.get("notes_before")),
         custom_fields=values.panel(document),
         currencies=sorted(ISO_4217),
+        definitions=definition_choices(document.tenant_id) if can_edit_documents() else [],
     )
 
 
@@ -195,7 +240,16 @@ def _back(document: Document):
     return redirect(url_for("portal.document_detail", document_id=document.id))
 
 
+def _leaves_list(document: Document) -> bool:
+    """Whether the list the row is on (the form's `back`) no longer shows the document: a
+    document restored from the Trash tab leaves it at once."""
+    status = dict(parse_qsl(urlsplit(request.form.get("back", "")).query)).get("status", "")
+    return status == DocumentStatus.DELETED.value and document.status != status
+
+
 def _row(document: Document):
+    if _leaves_list(document):
+        return ""  # htmx swaps the row for nothing: it is gone from this tab
     return render_template(
         "portal/documents/_row.html",
         hit={"document": document, "highlights": []},

@@ -63,6 +63,16 @@ _OPS: dict[str, set[CustomFieldType]] = {
 }
 
 
+# The order a form offers the ops in.
+OPERATOR_ORDER = ("exact", "icontains", "gt", "gte", "lt", "lte", "range", "in", "exists", "isnull")
+
+
+def operators_for(data_type: str) -> list[str]:
+    """The ops that apply to a field of this data type, in OPERATOR_ORDER."""
+    kind = CustomFieldType(data_type)
+    return [op for op in OPERATOR_ORDER if kind in _OPS[op]]
+
+
 def _refuse(message: str) -> DomainError:
     return invalid_parameter(f"{PARAMETER}: {message}", PARAMETER)
 

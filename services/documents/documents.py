@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
 
-from sqlalchemy import Select, select
+from sqlalchemy import ColumnElement, Select, select
 
 import clock
 from errors import FieldError, conflict, not_found, validation_failed
@@ -235,12 +235,43 @@ def get_document(tenant_id: str, document_id: str) -> Document:
 
 
 def list_documents(
-    tenant_id: str, filters: DocumentFilters, limit: int, position: Sequence[Any] | None
+    tenant_id: str,
+    filters: DocumentFilters,
+    limit: int,
+    position: Sequence[Any] | None,
+    condition: ColumnElement[bool] | None = None,
 ) -> tuple[list[Document], bool]:
     """One keyset page of the tenant's documents in `filters.sort` order after `position`
-    (see filters.position_of), and whether more follow."""
+    (see filters.position_of), and whether more follow; `condition` narrows it further (a
+    customFieldQuery, compiled by services/customfields/query.py)."""
     stmt = apply_filters(select(Document), tenant_id, filters)
+    if condition is not None:
+        stmt = stmt.where(condition)
     return paging.keyset_page(stmt, sort_columns(filters.sort), limit, position)
+
+
+def matching_ids(tenant_id: str, ids: Sequence[str], condition: ColumnElement[bool]) -> set[str]:
+    """Which of the tenant's documents `ids` meet `condition` (a search page narrowed by a
+    customFieldQuery)."""
+    if not ids:
+        return set()
+    stmt = select(Document.id).where(
+        Document.tenant_id == tenant_id, Document.id.in_(list(ids)), condition
+    )
+    return set(db.session.scalars(stmt))
+
+
+def same_content(tenant_id: str, sha256: str, exclude: str | None = None) -> Document | None:
+    """A document of the tenant, not in the trash, whose current content has this SHA-256
+    (the portal's duplicate check), or None."""
+    stmt = select(Document).where(
+        Document.tenant_id == tenant_id,
+        Document.sha256 == sha256,
+        Document.status != DocumentStatus.DELETED.value,
+    )
+    if exclude is not None:
+        stmt = stmt.where(Document.id != exclude)
+    return db.session.scalars(stmt.order_by(Document.created_at).limit(1)).first()
 
 
 def _versions_query(document: Document) -> Select:

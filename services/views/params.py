@@ -13,9 +13,14 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic.alias_generators import to_camel
 
-from errors import FieldError
+from errors import DomainError, FieldError
+from services.customfields import query as custom_field_query
 from services.documents.filters import METADATA_PREFIX, DocumentFilters
+from services.documents.wire import MAX_CUSTOM_FIELD_QUERY
 
+# The list's filter that DocumentFilters does not hold: checked for shape here, for its
+# fields (the tenant's) each time the list compiles it.
+CUSTOM_FIELD_QUERY = "customFieldQuery"
 # The list's parameters that are not filters: the view's own `sort`, and the page's.
 NOT_FILTERS = {"sort": "give the order as the view's `sort`", "limit": "", "cursor": ""}
 MAX_FILTERS = 30
@@ -45,6 +50,11 @@ def _as_query(filters: dict[str, Any]) -> tuple[dict[str, Any], list[FieldError]
     errors: list[FieldError] = []
     for key, value in filters.items():
         field = f"filters.{key}"
+        if key == CUSTOM_FIELD_QUERY:
+            problem = _custom_field_query_problem(value)
+            if problem:
+                errors.append(FieldError("VALIDATION_ERROR", f"{field}: {problem}", field))
+            continue
         name = _ALIASES.get(key)
         if key in NOT_FILTERS or key == "savedView":
             why = NOT_FILTERS.get(key) or "it is not a filter"
@@ -68,6 +78,17 @@ def _as_query(filters: dict[str, Any]) -> tuple[dict[str, Any], list[FieldError]
     return raw, errors
 
 
+def _custom_field_query_problem(value: Any) -> str | None:
+    """Why a view's customFieldQuery cannot be the list's, or None."""
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_CUSTOM_FIELD_QUERY:
+        return f"give the query as a string of 1 to {MAX_CUSTOM_FIELD_QUERY} characters."
+    try:
+        custom_field_query.parse(value)
+    except DomainError as error:
+        return error.message.removeprefix(f"{CUSTOM_FIELD_QUERY}: ")
+    return None
+
+
 def check_filters(filters: dict[str, Any]) -> tuple[dict[str, Any], list[FieldError]]:
     """The filters normalised (as stored and answered) and the errors, each naming
     `filters.<param>`; the errors are empty when the filters are good."""
@@ -88,7 +109,10 @@ def check_filters(filters: dict[str, Any]) -> tuple[dict[str, Any], list[FieldEr
             errors.append(FieldError("VALIDATION_ERROR", message, field))
     if errors:
         return {}, errors
-    return normalised(parsed), []
+    checked = normalised(parsed)
+    if CUSTOM_FIELD_QUERY in filters:
+        checked[CUSTOM_FIELD_QUERY] = filters[CUSTOM_FIELD_QUERY]
+    return checked, []
 
 
 def normalised(filters: DocumentFilters) -> dict[str, Any]:

@@ -40,7 +40,7 @@ SERVICE_LAYERS = {
     "analytics": {"core", "limits"},
     "sharing": {"core", "audit", "accounts", "documents"},
     "thumbnails": {"core", "documents", "search"},
-    "views": {"core", "audit", "documents"},
+    "views": {"core", "audit", "documents", "customfields"},
     "bulk": {"core", "audit", "documents", "customfields", "workflows"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the

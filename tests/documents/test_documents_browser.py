@@ -111,7 +111,7 @@ def test_documents_in_a_real_browser(server, admin, library):
         expect(page.locator("#documents-table tbody tr")).to_have_count(1)  # waits for the page
         screenshot(page, "36-documents-trash")
         page.click(f"#doc-{library['text']} button:has-text('Restore')")
-        page.wait_for_selector(f"#doc-{library['text']}[data-status='active']")
+        page.wait_for_selector(f"#doc-{library['text']}", state="detached")  # leaves the tab
         page.reload()
         page.wait_for_selector("#document-results .empty-state")  # the trash is empty again
         assert page.problems == []

@@ -124,7 +124,7 @@ def test_a_trashed_row_redrawn_in_place_keeps_the_views_columns(
         headers={"HX-Request": "true", "X-CSRFToken": token},
     )
     html = row.get_data(as_text=True)
-    assert row.status_code == 200 and html.count("<td") == 3  # title, size, actions
+    assert row.status_code == 200 and html.count("<td") == 4  # select, title, size, actions
 
 
 def test_others_personal_views_stay_theirs_and_shared_ones_are_deleted_by_admins(
