@@ -173,7 +173,9 @@ def test_views_are_audited_and_emitted(app, client, headers, tenant, save_view):
     ]
     with app.app_context():
         events = db.session.scalars(
-            select(Event).where(Event.tenant_id == tenant.id, Event.type.like("saved_view.%"))
+            select(Event)
+            .where(Event.tenant_id == tenant.id, Event.type.like("saved_view.%"))
+            .order_by(Event.created_at, Event.id)
         ).all()
         assert [(e.type, e.data["savedView"]["name"]) for e in events] == [
             ("saved_view.created", "Audited"),

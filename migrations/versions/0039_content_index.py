@@ -1,6 +1,6 @@
 """Documents by content: an index on (tenant_id, sha256) (docs/portal.md)
 
-Revision ID: 0039_portaldocs
+Revision ID: 0039
 Revises: 0038
 Create Date: 2026-11-28 14:00:00
 
@@ -11,7 +11,7 @@ Create Date: 2026-11-28 14:00:00
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0039_portaldocs"
+revision = "0039"
 down_revision = "0038"
 branch_labels = None
 depends_on = None
