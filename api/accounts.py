@@ -18,6 +18,7 @@ from services.accounts.user_grants import UserGrant
 from services.accounts.wire import CallerOut, LoginBody, TokenOut
 from services.core.transaction import transactional
 from services.lifecycle import deprecations
+from services.mfa import challenges
 from services.oauth import tokens
 
 FORM = "application/x-www-form-urlencoded"
@@ -40,6 +41,8 @@ def _credentials() -> tuple[str, str]:
 def login():
     """Sign in with email and password; returns an access token (1 hour) and a refresh token
     (rotated by `POST /oauth/token` with `grant_type=refresh_token&client_id=first-party`).
+    With two-factor sign-in on, answers 401 MFA_REQUIRED with `data.mfaToken` for
+    `POST /login/mfa`.
     The tenant comes from the usual sources (subdomain, custom domain, X-Tenant-Id)."""
     tenant = tenancy.resolve_tenant()
     if tenant is None:
@@ -56,6 +59,14 @@ def login():
         # Returned, not raised: raising would roll back the failure's audit entry and the
         # throttle's count along with everything else.
         return error_response(DomainError(outcome.status, code, outcome.error, headers=headers))
+    if challenges.required(outcome.principal):
+        refusal = DomainError(
+            401,
+            "MFA_REQUIRED",
+            "Two-factor sign-in is on: send the mfaToken with a code to POST /api/v1/login/mfa.",
+        )
+        token = challenges.issue(outcome.principal)
+        return error_response(refusal, data={"mfaToken": token})
     user = UserGrant.of(outcome.principal)
     scopes = sorted(roles.scopes_for(user.role))
     pair = tokens.issue(user, tokens.FIRST_PARTY, scopes, issuer=issuer(request.host_url))

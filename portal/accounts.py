@@ -20,6 +20,7 @@ from portal.layout import field_errors
 from portal.security import SESSION_KEY, allow_form_redirect_to
 from services.accounts import sessions, sign_in, users
 from services.core.transaction import transactional
+from services.mfa import challenges, policy
 from services.oauth import clients
 from tenancy import client_ip
 
@@ -86,14 +87,35 @@ def login():
         return render_template(
             "portal/accounts/login.html", form=form, host_tenant=host_tenant, error=outcome.error
         ), outcome.status
-    portal_session = sessions.start(
-        outcome.principal, client_ip(), request.headers.get("User-Agent")
-    )
+    principal, next_path = outcome.principal, _safe_next(form["next"])
+    if not principal.is_support and challenges.required(principal):
+        token = challenges.issue(principal)
+        session.clear()
+        session[MFA_PENDING] = {
+            "token": token,
+            "tenant": principal.tenant_id,
+            "next": next_path or "",
+        }
+        return redirect(url_for("portal.login_mfa"))
+    return begin_session(principal, next_path, "Signed in.")
+
+
+MFA_PENDING = "mfa_pending"  # the password step's mfaToken, until the code is entered
+MFA_SETUP_REQUIRED = "mfa_setup_required"  # the tenant requires a factor the person lacks
+
+
+def begin_session(principal, next_path: str | None, message: str):
+    """Start the portal session of a person fully signed in; a person whose tenant requires
+    a second factor they do not have is marked, and sent to set one up (portal/mfa.py)."""
+    portal_session = sessions.start(principal, client_ip(), request.headers.get("User-Agent"))
     session.clear()  # a fresh session at each sign-in defeats session fixation
     session[SESSION_KEY] = portal_session.id
-    login_user(outcome.principal)
-    flash("Signed in.", "success")
-    return redirect(_safe_next(form["next"]) or _landing(current_user))
+    login_user(principal)
+    flash(message, "success")
+    if not principal.is_support and policy.must_set_up(principal):
+        session[MFA_SETUP_REQUIRED] = True
+        return redirect(url_for("portal.mfa_page"))
+    return redirect(next_path or _landing(principal))
 
 
 @bp.post("/logout")

@@ -42,6 +42,7 @@ SERVICE_LAYERS = {
     "thumbnails": {"core", "documents", "search"},
     "views": {"core", "audit", "documents"},
     "bulk": {"core", "audit", "documents", "customfields", "workflows"},
+    "mfa": {"core", "audit", "accounts", "passkeys"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the
 # API and the portal: it calls services, and jobs for `flask worker` and the inline runs.
