@@ -165,7 +165,9 @@ class Invitation(TenantScoped, db.Model):
     token_digest: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
     accepted_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    accepted_user_id: Mapped[str | None] = mapped_column(String(40))
+    # The id the person's account gets when they accept, fixed now so that a passkey
+    # ceremony can name its user before the account exists.
+    user_id: Mapped[str] = mapped_column(String(40), nullable=False)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     created_by: Mapped[str | None] = mapped_column(String(60))
     created_at: Mapped[datetime] = created_at_column()

@@ -108,7 +108,7 @@ def upgrade() -> None:
         sa.Column("token_digest", sa.String(length=64), nullable=False),
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("accepted_at", sa.DateTime(timezone=True), nullable=True),
-        sa.Column("accepted_user_id", sa.String(length=40), nullable=True),
+        sa.Column("user_id", sa.String(length=40), nullable=False),
         sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_by", sa.String(length=60), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
