@@ -9,6 +9,8 @@ from datetime import timedelta
 
 import clock
 from tests.helpers import audit_actions, bearer, csrf_token, post, sign_in
+from tests.passkeys.passkey_support import sign_in_with
+from tests.webauthn_authenticator import SoftwareAuthenticator
 
 API = "/api/v1/users/invitations"
 LINK_RE = re.compile(r"http://localhost(/invite/[A-Za-z0-9_-]+)")
@@ -147,3 +149,43 @@ def test_the_users_page_shows_a_bad_address_beside_its_field(client, tenant, adm
     sign_in(client, tenant.id, admin.email)
     page = post(client, "/users/invitations", {"email": "not-an-email", "role": "member"})
     assert page.status_code == 422 and "not an email address" in page.get_data(as_text=True)
+
+
+def _script_post(client, path, body, page):
+    """A JSON POST as static/js/passkeys.js sends it: the page's CSRF token in a header."""
+    return client.post(path, json=body, headers={"X-CSRFToken": csrf_token(client, page)})
+
+
+def test_accepting_with_a_passkey_creates_the_account_without_a_password(
+    app, client, tenant, admin
+):
+    url = _invite(client, bearer(app, tenant, admin)).get_json()["data"]["acceptUrl"]
+    path = url.removeprefix("http://localhost")
+    authenticator = SoftwareAuthenticator()
+    options = _script_post(client, f"{path}/passkey/options", {}, path)
+    assert options.status_code == 200, options.get_data(as_text=True)
+    data = options.get_json()["data"]
+    body = {"challengeId": data["challengeId"],
+            "credential": authenticator.create(data["publicKey"])}  # fmt: skip
+    done = _script_post(client, f"{path}/passkey/verify", body, path)
+    assert done.status_code == 200, done.get_data(as_text=True)
+    assert client.get("/passkeys").status_code == 200  # signed in
+    post(client, "/logout")
+
+    signed_in, _ = sign_in_with(client, tenant.id, authenticator)
+    assert signed_in.status_code == 200  # the passkey signs the new person in
+    assert client.get(path).status_code == 410  # the link is spent
+    refused = sign_in(client, tenant.id, "new@acme.example", "any password at all")
+    assert refused.status_code == 401  # no password was set
+
+
+def test_a_refused_passkey_leaves_the_invitation_open(app, client, tenant, admin):
+    url = _invite(client, bearer(app, tenant, admin)).get_json()["data"]["acceptUrl"]
+    path = url.removeprefix("http://localhost")
+    options = _script_post(client, f"{path}/passkey/options", {}, path).get_json()["data"]
+    body = {"challengeId": options["challengeId"],
+            "credential": SoftwareAuthenticator().create(
+                options["publicKey"], origin="https://evil.example")}  # fmt: skip
+    refused = _script_post(client, f"{path}/passkey/verify", body, path)
+    assert refused.status_code == 400
+    assert client.get(path).status_code == 200  # nothing was created or spent
