@@ -65,7 +65,12 @@ def login():
         raise DomainError(400, "TENANT_REQUIRED", "Send the X-Tenant-Id header with your tenant.")
     email, password = _credentials()
     outcome = sign_in.sign_in(
-        tenant.id, email, password, tenancy.client_ip(), request.headers.get("User-Agent")
+        tenant.id,
+        email,
+        password,
+        tenancy.client_ip(),
+        request.headers.get("User-Agent"),
+        second_step=challenges.required,
     )
     if outcome.error:
         code = {429: "RATE_LIMIT_EXCEEDED", 400: "VALIDATION_ERROR"}.get(
@@ -75,7 +80,7 @@ def login():
         # Returned, not raised: raising would roll back the failure's audit entry and the
         # throttle's count along with everything else.
         return error_response(DomainError(outcome.status, code, outcome.error, headers=headers))
-    if challenges.required(outcome.principal):
+    if outcome.second_step:
         refusal = DomainError(
             401,
             "MFA_REQUIRED",

@@ -85,6 +85,7 @@ def login():
         request.form.get("password") or "",
         client_ip(),
         request.headers.get("User-Agent"),
+        second_step=challenges.required,
     )
     if outcome.error:
         allow_form_redirect_to(_app_origin(_safe_next(form["next"]) or ""))
@@ -92,7 +93,7 @@ def login():
             "portal/accounts/login.html", form=form, host_tenant=host_tenant, error=outcome.error
         ), outcome.status
     principal, next_path = outcome.principal, _safe_next(form["next"])
-    if not principal.is_support and challenges.required(principal):
+    if outcome.second_step:
         token = challenges.issue(principal)
         session.clear()
         session[MFA_PENDING] = {

@@ -49,7 +49,6 @@ ACTION_LABELS = {
     "mfa.totp_enabled": "Two-factor sign-in turned on",
     "mfa.totp_disabled": "Two-factor sign-in turned off",
     "mfa.recovery_code_used": "Recovery code used",
-    "mfa.verified": "Second factor accepted at sign-in",
     "mfa.failed": "Wrong second-factor code",
     "mfa.required": "Second factor required for everyone",
     "mfa.not_required": "Second factor no longer required",

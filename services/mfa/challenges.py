@@ -119,9 +119,10 @@ def redeem(
     if not spent.rowcount:  # a concurrent request spent it first
         return Redeemed(None, _expired())
     throttle.clear_user(user.id, ip)
+    # The sign-in itself, recorded now that both factors are in (the password step is not).
     audit_log.record(
-        tenant_id, actor, "mfa.verified", target_type="user", target_id=user.id,
-        details={"method": "recovery_code" if recovery_code else "totp"},
+        tenant_id, actor, "user.login", target_type="user", target_id=user.id,
+        details={"secondFactor": "recovery_code" if recovery_code else "totp"},
     )  # fmt: skip
     return Redeemed(user)
 
