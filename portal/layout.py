@@ -48,6 +48,7 @@ ACTION_LABELS = {
     "passkey.removed": "Passkey removed",
     "mfa.totp_enabled": "Two-factor sign-in turned on",
     "mfa.totp_disabled": "Two-factor sign-in turned off",
+    "mfa.totp_reset": "Two-factor sign-in reset by an admin",
     "mfa.recovery_code_used": "Recovery code used",
     "mfa.failed": "Wrong second-factor code",
     "mfa.required": "Second factor required for everyone",

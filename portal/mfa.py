@@ -136,6 +136,22 @@ def disable_totp_page():
     return redirect(url_for("portal.mfa_page"))
 
 
+@bp.post("/users/<user_id>/mfa/reset")
+@roles_required(*ADMIN)
+@transactional
+def reset_person_mfa(user_id: str):
+    """Turn someone's TOTP off without a code: a lost phone with lost recovery codes."""
+    person = User.get_for_tenant(user_id, portal_tenant().id)
+    if person.id == current_user.id:
+        flash("Turn your own two-factor sign-in off on the Two-factor sign-in page.", "error")
+    elif totp.reset(person, portal_actor()):
+        flash(f"Two-factor sign-in of {person.email} is off: they sign in with the password "
+              "and may set it up again.", "success")  # fmt: skip
+    else:
+        flash(f"{person.email} has no two-factor sign-in to reset.", "info")
+    return redirect(url_for("portal.users_page"))
+
+
 @bp.get("/mfa/settings")
 @roles_required(*ADMIN)
 def mfa_settings_page():

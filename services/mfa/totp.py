@@ -6,6 +6,7 @@ refused) and turning it off. The secret is stored encrypted (services/core/seali
 from __future__ import annotations
 
 import hmac
+import logging
 import re
 
 import pyotp
@@ -20,6 +21,7 @@ from services.core import sealing
 from services.core.actors import Actor
 from services.mfa import recovery
 
+log = logging.getLogger("dms.mfa")
 PURPOSE = "mfa-totp-secrets"
 ISSUER = "DMS"
 # Codes of the step before and after now are accepted: a phone's clock a little off.
@@ -93,7 +95,12 @@ def check(authenticator: TotpAuthenticator, code: str) -> bool:
     code = clean_code(code)
     if not CODE.match(code):
         return False
-    step = _matching_step(sealing.unseal(authenticator.secret_encrypted, PURPOSE), code)
+    try:
+        secret = sealing.unseal(authenticator.secret_encrypted, PURPOSE)
+    except ValueError:  # SECRET_KEY changed (a moved tenant): an admin resets the person's TOTP
+        log.warning("TOTP secret unreadable", extra={"user": authenticator.user_id})
+        return False
+    step = _matching_step(secret, code)
     if step is None or step <= authenticator.last_used_step:
         return False
     spent = db.session.execute(
@@ -152,3 +159,17 @@ def disable(user: User, code: str, actor: Actor) -> None:
     db.session.flush()
     audit_log.record(user.tenant_id, actor, "mfa.totp_disabled", target_type="user",
                      target_id=user.id)  # fmt: skip
+
+
+def reset(user: User, actor: Actor) -> bool:
+    """An admin turns a person's TOTP off without a code (a lost phone and lost recovery
+    codes); the person signs in with the password alone and may set it up again. Audited."""
+    authenticator = find(user)
+    if authenticator is None:
+        return False
+    db.session.delete(authenticator)
+    recovery.remove_all(user)
+    db.session.flush()
+    audit_log.record(user.tenant_id, actor, "mfa.totp_reset", target_type="user",
+                     target_id=user.id)  # fmt: skip
+    return True

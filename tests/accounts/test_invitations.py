@@ -114,6 +114,7 @@ def test_a_second_invitation_replaces_the_first(app, client, tenant, admin):
 
 def test_only_admins_invite(app, client, tenant, member, headers):
     assert _invite(client, bearer(app, tenant, member)).status_code == 403
+    assert client.get(API, headers=bearer(app, tenant, member)).status_code == 403
     assert _invite(client, headers).status_code == 403  # an API key is no admin
 
 

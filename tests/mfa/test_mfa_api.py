@@ -269,3 +269,25 @@ def test_require_mfa_is_an_admins_setting(app, client, tenant, admin, member):
     assert "mfa.required" in audit_actions(app, tenant.id)
     null = client.patch("/api/v1/mfa-settings", json={"requireMfa": None}, headers=admin_headers)
     assert null.status_code == 422
+
+
+def test_oversized_bodies_are_refused(app, client, tenant, member, enable_totp):
+    enable_totp(tenant, member)
+    headers = bearer(app, tenant, member)
+    long = client.delete("/api/v1/me/mfa/totp", json={"code": "1" * 33}, headers=headers)
+    assert long.status_code == 422
+    token = _mfa_token(client, tenant.id, member.email)
+    assert _second(client, tenant.id, {"mfaToken": "x" * 201, "code": "123456"}).status_code == 422
+    assert _second(client, tenant.id, {"mfaToken": token, "code": {"a": 1}}).status_code == 422
+
+
+def test_an_unreadable_secret_refuses_codes_instead_of_failing(app, client, tenant, member,
+                                                               enable_totp):  # fmt: skip
+    secret, _ = enable_totp(tenant, member)
+    with app.app_context():
+        row = db.session.scalar(select(TotpAuthenticator))
+        row.secret_encrypted = "gAAAAAB-not-a-fernet-token"
+        db.session.commit()
+    token = _mfa_token(client, tenant.id, member.email)
+    answer = _second(client, tenant.id, {"mfaToken": token, "code": code_at(secret, clock.now())})
+    assert answer.status_code == 401

@@ -130,3 +130,35 @@ def test_only_admins_change_the_setting(client, tenant, member):
 def test_the_settings_form_needs_csrf(client, tenant, admin):
     sign_in(client, tenant.id, admin.email)
     assert client.post("/mfa/settings", data={"require_mfa": "on"}).status_code == 400
+
+
+def test_an_admin_resets_someones_totp(app, client, tenant, admin, member, enable_totp):
+    enable_totp(tenant, member)
+    sign_in(client, tenant.id, admin.email)
+    assert post(client, f"/users/{member.id}/mfa/reset").status_code == 302
+    assert "mfa.totp_reset" in audit_actions(app, tenant.id)
+    post(client, "/logout")
+    landed = sign_in(client, tenant.id, member.email)
+    assert not landed.headers["Location"].endswith("/login/mfa")  # the password alone again
+
+
+def test_resetting_another_tenants_person_is_404(client, tenant, other_tenant, admin,
+                                                 create_user):  # fmt: skip
+    theirs = create_user(other_tenant, "member", email="m@globex.example")
+    sign_in(client, tenant.id, admin.email)
+    assert post(client, f"/users/{theirs.id}/mfa/reset").status_code == 404
+
+
+def test_a_member_cannot_reset_anyones_totp(client, tenant, admin, member):
+    sign_in(client, tenant.id, member.email)
+    assert post(client, f"/users/{admin.id}/mfa/reset").status_code == 403
+
+
+def test_guessing_codes_in_the_portal_is_throttled(client, tenant, member, enable_totp):
+    secret, _ = enable_totp(tenant, member)
+    sign_in(client, tenant.id, member.email)
+    statuses = [_code_step(client, "000000").status_code for _ in range(5)]
+    assert statuses == [401] * 5  # the fifth also spends the token
+    sign_in(client, tenant.id, member.email)
+    refused = _code_step(client, code_at(secret, clock.now()))
+    assert refused.status_code == 429 and "Try again" in refused.get_data(as_text=True)
