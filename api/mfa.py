@@ -13,7 +13,7 @@ from api.auth import current_credential, public, require_user
 from api.blueprint import bp
 from api.envelope import error_response, ok
 from api.openapi_rules import operation
-from api.validation import json_body, responds
+from api.validation import also_answers, json_body, responds
 from errors import DomainError
 from models import User
 from services.accounts import roles
@@ -100,6 +100,7 @@ def disable_totp(body: TotpCodeBody):
 @public
 @transactional  # wrong codes are counted and audited: the commit stands whatever the outcome
 @json_body(MfaLoginBody)
+@also_answers(401)
 @responds(TokenOut)
 @operation("signInWithSecondFactor")
 def login_mfa(body: MfaLoginBody):
