@@ -39,6 +39,7 @@ SET_UP_ENDPOINTS = frozenset(
         "portal.logout",
         "portal.login",
         "portal.login_mfa",
+        "portal.notifications_bell",  # polled by every page: a redirect would reload the form
     }
 )
 

@@ -96,6 +96,10 @@ def test_require_mfa_holds_a_person_on_the_set_up_page(app, client, tenant, admi
     held = client.get("/documents")
     assert held.status_code == 302 and held.headers["Location"].endswith("/mfa")
     assert client.get("/passkeys").status_code == 200  # a passkey would do as well
+    polled = client.get("/notifications/bell", headers={"HX-Request": "true"})
+    assert polled.status_code == 200  # the bell's refresh does not reload the set-up page
+    htmx = client.get("/documents", headers={"HX-Request": "true"})
+    assert htmx.status_code == 403 and htmx.headers["HX-Redirect"].endswith("/mfa")
 
     _enable_in_portal(client)
     assert client.get("/documents").status_code == 200
