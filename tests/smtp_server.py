@@ -27,7 +27,7 @@ class Inbox:
         return [m.get_content() for m in self.messages]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -37,7 +37,7 @@ def _free_port() -> int:
 def smtp_server(app) -> Iterator[Inbox]:
     """A local SMTP server, with the app sending through it: its Inbox."""
     inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=_free_port())
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
     controller.start()
     before = app.config.get("DMS_SMTP_URL")
     app.config["DMS_SMTP_URL"] = f"smtp://127.0.0.1:{controller.port}"

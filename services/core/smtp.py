@@ -17,11 +17,14 @@ from email.utils import make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import current_app
+from rq import Retry
 
 from services.core import transaction
 from services.core.queue import enqueue
 
 JOB = "jobs.core.send_mail"
+# A server down for a while (a restart, a greylisting answer) gets three more tries.
+SEND_RETRY = Retry(max=3, interval=[60, 300, 1800])
 TRUE = {"1", "true", "yes", "on"}
 
 
@@ -68,7 +71,7 @@ def send_later(to: str, subject: str, text: str) -> None:
     A no-op without `DMS_SMTP_URL`."""
     if not configured():
         return
-    transaction.after_commit(lambda: enqueue(JOB, to, subject, text))
+    transaction.after_commit(lambda: enqueue(JOB, to, subject, text, retry=SEND_RETRY))
 
 
 def build(to: str, subject: str, text: str) -> EmailMessage:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import smtplib
 
 import pytest
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry
 
-from extensions import db
-from services.core import smtp, transaction
-from tests.smtp_server import smtp_server
+from extensions import db, redis_store
+from services.core import queue, smtp, transaction
+from tests.helpers import forget_jobs
+from tests.smtp_server import free_port, smtp_server
 
 __all__ = ["smtp_server"]
 
@@ -58,3 +61,20 @@ def test_nothing_is_queued_without_a_commit_or_without_smtp(app, smtp_server, wo
         transaction.commit()
     work()
     assert smtp_server.messages == []
+
+
+def test_a_server_that_is_down_gets_the_message_again_later(app, work):
+    app.config["DMS_SMTP_URL"] = f"smtp://127.0.0.1:{free_port()}?timeout=2"  # nobody listens
+    try:
+        with app.app_context():
+            smtp.send_later("someone@acme.example", "Later", "Body")
+            transaction.commit()
+        work()
+        with app.app_context():
+            registry = ScheduledJobRegistry(queue=queue.queue())
+            booked = [Job.fetch(i, connection=redis_store.client).func_name
+                      for i in registry.get_job_ids()]  # fmt: skip
+            assert booked.count(smtp.JOB) == 1  # booked for a retry
+            forget_jobs()
+    finally:
+        app.config["DMS_SMTP_URL"] = None
