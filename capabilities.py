@@ -152,6 +152,10 @@ CAPABILITIES = (
         "bulk", "bulk edits of documents as jobs, their progress",
         "api portal services models templates tests docs jobs",
     ),
+    _capability(
+        "mfa", "second factors: TOTP, recovery codes, requiring a second factor",
+        "api portal services models templates tests docs",
+    ),
 )  # fmt: skip
 
 

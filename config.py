@@ -142,6 +142,13 @@ class Config:
         # Failed password sign-ins one client address may make in 15 minutes, whatever the
         # accounts (services/accounts/login_throttle.py); far above one office's typos.
         self.DMS_SIGN_IN_FAILURES_PER_IP = _int("DMS_SIGN_IN_FAILURES_PER_IP", 200)
+        # Outbound e-mail (services/core/smtp.py): invitations and e-mailed notifications, sent
+        # by the worker. `smtp://user:pass@host:587?starttls=true` or `smtps://host:465`;
+        # certificates verified (`?verify=false` for a lab server only). Unset: no e-mail, and
+        # an invitation's link is shown to the admin to pass on.
+        self.DMS_SMTP_URL = os.environ.get("DMS_SMTP_URL") or None
+        # The From of those messages, e.g. `Acme DMS <dms@acme.example>`.
+        self.DMS_SMTP_FROM = os.environ.get("DMS_SMTP_FROM") or "DMS <no-reply@localhost>"
         # Window lengths in seconds; only tests shorten them (the spec's are 3600 and 60).
         self.DMS_RATE_LIMIT_HOUR_SECONDS = _int("DMS_RATE_LIMIT_HOUR_SECONDS", 3600)
         self.DMS_RATE_LIMIT_BURST_SECONDS = _int("DMS_RATE_LIMIT_BURST_SECONDS", 60)

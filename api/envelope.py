@@ -45,8 +45,12 @@ def ok_list(
     return ok(items, meta={"pagination": pagination, **(extra_meta or {})})
 
 
-def error_response(error: DomainError) -> Response:
-    body = {"success": False, "errors": [e.as_dict() for e in error.errors]}
+def error_response(error: DomainError, data: Any = None) -> Response:
+    """The error envelope; `data` carries what the caller needs next (the `mfaToken` of 401
+    MFA_REQUIRED), else it is left out."""
+    body: dict[str, Any] = {"success": False, "errors": [e.as_dict() for e in error.errors]}
+    if data is not None:
+        body["data"] = data
     response = _respond(body, error.status, error.headers)
     challenge = _challenge(error)
     if challenge is not None:

@@ -1,11 +1,11 @@
-"""The periodic job of what every capability shares (services/core/): once a day, delete the
-Idempotency-Key records past their lifetime."""
+"""The jobs of what every capability shares (services/core/): sending an e-mail, and once a day
+deleting the Idempotency-Key records past their lifetime."""
 
 from __future__ import annotations
 
 from datetime import time
 
-from services.core import idempotency, transaction
+from services.core import idempotency, smtp, transaction
 from services.core.queue import Periodic
 
 IDEMPOTENCY_EXPIRY = Periodic(
@@ -18,3 +18,8 @@ def expire_idempotency_records() -> dict[str, int]:
     """RQ job, daily at 03:00 UTC: book tomorrow's run, then delete, in one unit of work."""
     IDEMPOTENCY_EXPIRY.book()
     return {"idempotencyRecords": transaction.transactional(idempotency.purge_expired)()}
+
+
+def send_mail(to: str, subject: str, text: str) -> None:
+    """RQ job: one e-mail through `DMS_SMTP_URL` (services/core/smtp.py)."""
+    smtp.send(to, subject, text)

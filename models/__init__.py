@@ -1,7 +1,16 @@
 """The data model, one module per capability (models/<capability>.py) beside the shared base
 and the outbox. Importing this package registers every table."""
 
-from models.accounts import PLAN_LIMITS, Plan, PortalSession, Role, SupportStaff, Tenant, User
+from models.accounts import (
+    PLAN_LIMITS,
+    Invitation,
+    Plan,
+    PortalSession,
+    Role,
+    SupportStaff,
+    Tenant,
+    User,
+)
 from models.analytics import AnalyticsCounter, AnalyticsTotal
 from models.audit import AuditEntry, ImportedAuditEntry
 from models.bulk import Job, JobStatus
@@ -14,8 +23,9 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.keys import SCOPES, ApiKey
 from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.mfa import MfaChallenge, MfaSettings, RecoveryCode, TotpAuthenticator
 from models.notes import Note
-from models.notifications import Notification
+from models.notifications import Notification, NotificationSettings
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
 from models.operations import OperatorRecord
 from models.passkeys import Passkey
@@ -69,11 +79,15 @@ __all__ = [
     "IdempotencyState",
     "ImportedAuditEntry",
     "InstanceState",
+    "Invitation",
     "Job",
     "JobStatus",
     "Message",
+    "MfaChallenge",
+    "MfaSettings",
     "Note",
     "Notification",
+    "NotificationSettings",
     "OAuthClient",
     "OAuthCode",
     "OAuthConsent",
@@ -88,6 +102,7 @@ __all__ = [
     "PushDelivery",
     "PushStatus",
     "PushSubscription",
+    "RecoveryCode",
     "Relationship",
     "Role",
     "SavedView",
@@ -97,6 +112,7 @@ __all__ = [
     "Tenant",
     "TextStatus",
     "ThumbnailStatus",
+    "TotpAuthenticator",
     "User",
     "WebhookAttempt",
     "WebhookDelivery",

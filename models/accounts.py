@@ -148,3 +148,26 @@ class PortalSession(db.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+class Invitation(TenantScoped, db.Model):
+    """An admin's invitation of a person by e-mail with a role: a single-use link that
+    expires, which sets a password or a passkey and signs the person in. Only the link
+    token's SHA-256 is stored."""
+
+    __tablename__ = "invitations"
+    __not_found_label__ = "Invitation"
+    __table_args__ = (Index("ix_invitations_tenant_email", "tenant_id", "email"),)
+
+    id: Mapped[str] = id_column("inv")
+    email: Mapped[str] = mapped_column(String(254), nullable=False)
+    role: Mapped[str] = mapped_column(String(20), nullable=False)
+    token_digest: Mapped[str] = mapped_column(String(64), nullable=False, unique=True)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime(), nullable=False)
+    accepted_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # The id the person's account gets when they accept, fixed now so that a passkey
+    # ceremony can name its user before the account exists.
+    user_id: Mapped[str] = mapped_column(String(40), nullable=False)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    created_by: Mapped[str | None] = mapped_column(String(60))
+    created_at: Mapped[datetime] = created_at_column()

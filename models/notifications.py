@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from extensions import db
@@ -40,3 +40,15 @@ class Notification(TenantScoped, db.Model):
 
     def __repr__(self) -> str:
         return f"<Notification {self.id} {self.type}>"
+
+
+class NotificationSettings(db.Model):
+    """A person's channels beyond the bell and push; without a row, no e-mail."""
+
+    __tablename__ = "notification_settings"
+
+    user_id: Mapped[str] = mapped_column(
+        String(40), ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    email: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    updated_at: Mapped[datetime] = created_at_column()

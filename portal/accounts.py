@@ -1,6 +1,8 @@
 """Accounts in the portal: signing in and out (CONTRACT §8) for tenant users and support staff,
-with the throttle and the audit of every outcome in services/accounts/sign_in.py, and the
-Users page, where admins add people, change their role and deactivate or reactivate them."""
+with the throttle and the audit of every outcome in services/accounts/sign_in.py; the
+Users page, where admins add and invite people, change their role and deactivate or
+reactivate them; and the public page of an invitation's link, which sets a password (the
+passkey path is portal/passkeys.py's) and signs the person in."""
 
 from __future__ import annotations
 
@@ -13,13 +15,16 @@ from flask_login import current_user, login_required, login_user, logout_user
 import tenancy
 from errors import DomainError
 from extensions import db
-from models import Role, User
+from models import Role, Tenant, User
 from portal.access import ADMIN, is_htmx, portal_actor, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.layout import field_errors
+from portal.layout import NO_STORE, field_errors
 from portal.security import SESSION_KEY, allow_form_redirect_to
-from services.accounts import sessions, sign_in, users
+from services.accounts import invitations, sessions, sign_in, users
+from services.core import smtp
+from services.core.actors import Actor
 from services.core.transaction import transactional
+from services.mfa import challenges, policy
 from services.oauth import clients
 from tenancy import client_ip
 
@@ -80,20 +85,42 @@ def login():
         request.form.get("password") or "",
         client_ip(),
         request.headers.get("User-Agent"),
+        second_step=challenges.required,
     )
     if outcome.error:
         allow_form_redirect_to(_app_origin(_safe_next(form["next"]) or ""))
         return render_template(
             "portal/accounts/login.html", form=form, host_tenant=host_tenant, error=outcome.error
         ), outcome.status
-    portal_session = sessions.start(
-        outcome.principal, client_ip(), request.headers.get("User-Agent")
-    )
+    principal, next_path = outcome.principal, _safe_next(form["next"])
+    if outcome.second_step:
+        token = challenges.issue(principal)
+        session.clear()
+        session[MFA_PENDING] = {
+            "token": token,
+            "tenant": principal.tenant_id,
+            "next": next_path or "",
+        }
+        return redirect(url_for("portal.login_mfa"))
+    return begin_session(principal, next_path, "Signed in.")
+
+
+MFA_PENDING = "mfa_pending"  # the password step's mfaToken, until the code is entered
+MFA_SETUP_REQUIRED = "mfa_setup_required"  # the tenant requires a factor the person lacks
+
+
+def begin_session(principal, next_path: str | None, message: str):
+    """Start the portal session of a person fully signed in; a person whose tenant requires
+    a second factor they do not have is marked, and sent to set one up (portal/mfa.py)."""
+    portal_session = sessions.start(principal, client_ip(), request.headers.get("User-Agent"))
     session.clear()  # a fresh session at each sign-in defeats session fixation
     session[SESSION_KEY] = portal_session.id
-    login_user(outcome.principal)
-    flash("Signed in.", "success")
-    return redirect(_safe_next(form["next"]) or _landing(current_user))
+    login_user(principal)
+    flash(message, "success")
+    if not principal.is_support and policy.must_set_up(principal):
+        session[MFA_SETUP_REQUIRED] = True
+        return redirect(url_for("portal.mfa_page"))
+    return redirect(next_path or _landing(principal))
 
 
 @bp.post("/logout")
@@ -122,16 +149,19 @@ def _people(tenant_id: str) -> list[User]:
     )
 
 
-def _render(form: dict, errors: dict, status: int = 200):
+def _render(form: dict, errors: dict, status: int = 200, **extra):
     tenant = portal_tenant()
     return render_template(
         "portal/accounts/users.html",
         tenant=tenant,
         people=_people(tenant.id),
+        invitations=_invitations(tenant.id),
+        invitation_state=invitations.state_of,
         roles=[r.value for r in Role],
         role_help=ROLE_HELP,
         form=form,
         errors=errors,
+        **extra,
     ), status
 
 
@@ -229,3 +259,102 @@ def _change_person(user: User, change: Callable[[], None], message: Callable[[],
         flash(error.message, "error")
         return redirect(url_for("portal.users_page"))
     return _done(user, message())
+
+
+# --- invitations: the admins' list on the Users page, and the public accept page -------------
+
+
+def _invitations(tenant_id: str):
+    rows, _ = invitations.list_invitations(tenant_id, 50, None)
+    return rows
+
+
+def _accept_link(token: str) -> str:
+    return url_for("portal.accept_invitation", token=token, _external=True)
+
+
+@bp.post("/users/invitations")
+@roles_required(*ADMIN)
+@transactional
+def invite_person():
+    form = {"invite_email": request.form.get("email", "").strip(),
+            "invite_role": request.form.get("role", "member")}  # fmt: skip
+    try:
+        invitation, url = invitations.create_invitation(
+            portal_tenant(), form["invite_email"], form["invite_role"], portal_actor(),
+            _accept_link,
+        )  # fmt: skip
+    except DomainError as error:
+        db.session.rollback()
+        return _render({"email": "", "name": "", "role": "member", **form},
+                       {f"invite_{k}": v for k, v in field_errors(error).items()}, 422)  # fmt: skip
+    if smtp.configured():
+        flash(f"Invited {invitation.email}: the link is on its way by e-mail.", "success")
+        return redirect(url_for("portal.users_page"))
+    # No SMTP: the link is shown this once, for the admin to pass on.
+    page, _ = _render({"email": "", "name": "", "role": "member"}, {},
+                      invited=invitation, accept_url=url)  # fmt: skip
+    return page, 201, NO_STORE
+
+
+@bp.post("/users/invitations/<invitation_id>/revoke")
+@roles_required(*ADMIN)
+@transactional
+def revoke_invitation(invitation_id: str):
+    invitation = invitations.get_invitation(portal_tenant().id, invitation_id)
+    try:
+        invitations.revoke(invitation, portal_actor())
+    except DomainError as error:
+        flash(error.message, "error")
+    else:
+        flash(f"Withdrew the invitation of {invitation.email}.", "success")
+    return redirect(url_for("portal.users_page"))
+
+
+def _gone(reason: str):
+    return render_template("portal/accounts/invitation_gone.html", reason=reason), 410, NO_STORE
+
+
+def open_invitation(token: str):
+    """The pending invitation of the link, or the page that says why not (404, 410)."""
+    host = tenancy.host_tenant()
+    try:
+        return invitations.open_invitation(token, host.id if host else None), None
+    except invitations.Gone as gone:
+        return None, _gone(gone.reason)
+    except DomainError:
+        return None, _gone("This invitation link is not valid. Check that you copied all of it.")
+
+
+@bp.route("/invite/<token>", methods=["GET", "POST"])
+@transactional
+def accept_invitation(token: str):
+    invitation, refusal = open_invitation(token)
+    if refusal is not None:
+        return refusal
+    tenant = db.session.get(Tenant, invitation.tenant_id)
+    context = {"invitation": invitation, "tenant": tenant, "token": token, "errors": {},
+               "name": request.form.get("name", "").strip()}  # fmt: skip
+    if request.method == "GET":
+        return render_template("portal/accounts/accept.html", **context), 200, NO_STORE
+    password = request.form.get("password") or ""
+    if not password or password != (request.form.get("confirm") or ""):
+        message = "The two passwords differ." if password else "Choose a password."
+        context["errors"] = {"confirm" if password else "password": [message]}
+        return render_template("portal/accounts/accept.html", **context), 422, NO_STORE
+    try:
+        user = invitations.accept(invitation, _visitor(), password=password,
+                                  name=context["name"])  # fmt: skip
+    except invitations.Gone as gone:
+        db.session.rollback()
+        return _gone(gone.reason)
+    except DomainError as error:
+        db.session.rollback()
+        context["errors"] = field_errors(error)
+        return render_template("portal/accounts/accept.html", **context), 422, NO_STORE
+    return begin_session(user, None, f"Welcome to {tenant.name}.")
+
+
+def _visitor() -> Actor:
+    return Actor("public", None, "invitation link", client_ip(),
+                 (request.headers.get("User-Agent") or "")[:300] or None)  # fmt: skip

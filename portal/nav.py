@@ -34,6 +34,8 @@ NAV: list[NavEntry] = [
     NavEntry("OAuth apps", "portal.oauth_apps", ("admin",)),
     NavEntry("Authorized apps", "portal.authorized_apps", ("admin", "auditor", "member")),
     NavEntry("Passkeys", "portal.passkeys_page", ("admin", "auditor", "member")),
+    NavEntry("Two-factor sign-in", "portal.mfa_page", ("admin", "auditor", "member")),
+    NavEntry("Sign-in security", "portal.mfa_settings_page", ("admin",)),
     NavEntry("Tenants", "portal.support_tenants", ("support",)),
 ]
 

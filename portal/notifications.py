@@ -1,20 +1,21 @@
 """The bell and the Notifications page: every signed-in tenant user sees their own
 notifications, newest first, marks one or all read (htmx; plain forms without JavaScript),
-and follows a notification to what it is about. The bell's unread count is in the top bar of
-every page and refreshes itself every minute."""
+follows a notification to what it is about, and turns the e-mail channel on or off. The
+bell's unread count is in the top bar of every page and refreshes itself every minute."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect, render_template, request, url_for
+from flask import Flask, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from models import Notification
+from models import Notification, User
 from portal.access import TENANT_ROLES, is_htmx, roles_required
 from portal.blueprint import bp
+from services.core import smtp
 from services.core.transaction import transactional
-from services.notifications import notifications
+from services.notifications import channels, notifications
 
 PAGE_SIZE = 30
 
@@ -71,6 +72,8 @@ def notifications_page():
         unread_only=unread_only,
         link_of=link_of,
         unread=unread_count(),
+        email_on=channels.email_on(current_user.id),
+        smtp_configured=smtp.configured(),
     )
 
 
@@ -100,4 +103,20 @@ def read_notification(notification_id: str):
 @transactional
 def read_all_notifications():
     notifications.mark_all_read(current_user.tenant_id, current_user.id)
+    return redirect(url_for("portal.notifications_page"))
+
+
+@bp.post("/notifications/settings")
+@roles_required(*TENANT_ROLES)
+@transactional
+def notification_settings():
+    """The person's e-mail channel: on, each new notification is also mailed to them."""
+    enabled = request.form.get("email") == "on"
+    channels.set_email(User.get_for_tenant(current_user.id, current_user.tenant_id), enabled)
+    flash(
+        "Your notifications are e-mailed to you as well."
+        if enabled
+        else "Your notifications are no longer e-mailed.",
+        "success",
+    )
     return redirect(url_for("portal.notifications_page"))

@@ -24,8 +24,9 @@ from portal.access import TENANT_ROLES, portal_actor, roles_required
 from portal.accounts import _landing, _safe_next
 from portal.blueprint import bp
 from portal.security import SESSION_KEY
-from services.accounts import sessions, tenants
+from services.accounts import invitations, sessions, tenants
 from services.accounts.tenants import TenantRef
+from services.core.actors import Actor
 from services.core.transaction import transactional
 from services.passkeys import ceremonies, credentials
 from services.passkeys.credentials import NAME_MAX
@@ -205,3 +206,52 @@ def login_passkey_verify() -> Any:
     login_user(outcome.user)
     flash("Signed in with a passkey.", "success")
     return {"redirect": _safe_next(body.next) or _landing(outcome.user)}
+
+
+# --- accepting an invitation with a passkey --------------------------------------------------
+
+
+class InvitationPasskeyVerify(_Body):
+    challenge_id: ChallengeId = Field(alias="challengeId")
+    credential: RegistrationCredentialJSON
+    name: str | None = Field(None, max_length=NAME_MAX)
+
+
+def _invitation(token: str):
+    host = tenancy.host_tenant()
+    try:
+        return invitations.open_invitation(token, host.id if host else None)
+    except invitations.Gone as gone:
+        raise DomainError(410, "GONE", gone.reason) from None
+
+
+@bp.post("/invite/<token>/passkey/options")
+@json_endpoint
+def invitation_passkey_options(token: str):
+    """Registration options for the account the invitation will create (its id fixed)."""
+    return ceremonies.registration_options(invitations.newcomer(_invitation(token)))
+
+
+@bp.post("/invite/<token>/passkey/verify")
+@transactional
+@json_endpoint
+def invitation_passkey_verify(token: str):
+    """Create the account without a password and keep its passkey, in one unit of work (a
+    refused passkey creates nothing), then sign the person in."""
+    invitation = _invitation(token)
+    body = _parse(InvitationPasskeyVerify)
+    ip, user_agent = tenancy.client_ip(), request.headers.get("User-Agent")
+    try:
+        user = invitations.accept(
+            invitation, Actor("public", None, "invitation link", ip, user_agent), password=None
+        )
+    except invitations.Gone as gone:
+        raise DomainError(410, "GONE", gone.reason) from None
+    actor = Actor("user", user.id, user.email, ip, user_agent)
+    ceremonies.register(user, body.challenge_id, body.credential.browser_json(), body.name, actor)
+    portal_session = sessions.start(user, ip, user_agent)
+    session.clear()
+    session[SESSION_KEY] = portal_session.id
+    login_user(user)
+    flash("Welcome: sign in with your passkey from now on.", "success")
+    return {"redirect": _landing(user)}

@@ -5,6 +5,7 @@ sign-in page will call the same. Flushes; the caller commits and starts the sess
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from models import SupportStaff, User
@@ -26,12 +27,20 @@ class SignIn:
     error: str | None = None
     status: int = 200
     retry_after: int | None = None  # seconds, when throttled
+    second_step: bool = False  # the password is right; a second factor must follow
 
 
 def sign_in(
-    workspace: str | None, email: str, password: str, ip: str, user_agent: str | None
+    workspace: str | None,
+    email: str,
+    password: str,
+    ip: str,
+    user_agent: str | None,
+    second_step: Callable[[User], bool] | None = None,
 ) -> SignIn:
-    """A tenant user (with `workspace`) or support staff (without) signing in."""
+    """A tenant user (with `workspace`) or support staff (without) signing in. When
+    `second_step` says the user needs a second factor, the sign-in is not audited yet: the
+    second step records it (services/mfa/challenges.py)."""
     if not email or not password:
         return SignIn(None, "Enter your email address and password.", 400)
     refusal = login_throttle.refusal(workspace, email, ip)
@@ -52,6 +61,8 @@ def sign_in(
             log.info("sign-in failed", extra={"workspace": workspace, "ip": ip})
         return SignIn(None, NO_MATCH, 401)
     login_throttle.clear_account(workspace, email, ip)
+    if not principal.is_support and second_step is not None and second_step(principal):
+        return SignIn(principal, second_step=True)
     if principal.is_support:
         log.info("support staff signed in", extra={"staff": principal.id, "ip": ip})
     else:

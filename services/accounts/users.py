@@ -57,7 +57,9 @@ def create_user(
     *,
     password: str | None = None,
     name: str | None = None,
+    user_id: str | None = None,
 ) -> User:
+    """A tenant user; `user_id` when the id was fixed beforehand (an invitation's)."""
     email = normalise_email(email)
     if role not in {r.value for r in Role}:
         raise validation_failed(
@@ -73,6 +75,7 @@ def create_user(
     if find_user(tenant.id, email) is not None:
         raise DomainError(409, "CONFLICT", f"{email} already has an account here.", "email")
     user = User(
+        **({"id": user_id} if user_id else {}),
         tenant_id=tenant.id,
         email=email,
         role=role,

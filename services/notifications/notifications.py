@@ -20,6 +20,7 @@ from models.accounts import Role
 from models.base import new_id
 from services.core import events, signals, upserts
 from services.core.paging import keyset_page
+from services.notifications import channels
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ def notify(
     notification = Notification.get_for_tenant(created, tenant_id)
     events.emit(tenant_id, "notification.created", {"notification": event_data(notification)})
     signals.notification_created.send(notification)
+    channels.mail(notification)
     return notification
 
 

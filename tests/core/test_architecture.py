@@ -42,6 +42,7 @@ SERVICE_LAYERS = {
     "thumbnails": {"core", "documents", "search"},
     "views": {"core", "audit", "documents", "customfields"},
     "bulk": {"core", "audit", "documents", "customfields", "workflows"},
+    "mfa": {"core", "audit", "accounts", "passkeys"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the
 # API and the portal: it calls services, and jobs for `flask worker` and the inline runs.
@@ -373,6 +374,7 @@ UNSCOPED_LOADS = {
     "services/passkeys/credentials.py:find": "a credential id is unique in the installation",
     "services/forms/forms.py:get_public_form": "a public form's id is its page's address",
     "services/sharing/links.py:find_by_token": "a share link by its token's digest",
+    "services/accounts/invitations.py:open_invitation": "an invitation by its token's digest",
     # Inside a statement that is the tenant's already.
     "services/documents/listing.py:_tags": "correlated to the outer query's (the tenant's) rows",
     "services/search/engines/sqlite.py:_first_documents": "every tenant's first ids; keeps its own",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import bearer
+from tests.smtp_server import smtp_server
 
 
 @pytest.fixture
@@ -33,3 +34,6 @@ def as_user(app):
         return bearer(app, tenant, user)
 
     return factory
+
+
+__all__ = ["smtp_server"]

@@ -95,6 +95,13 @@ from .highlight_field import HighlightField
 from .history_entry import HistoryEntry
 from .history_entry_action import HistoryEntryAction
 from .instance_create import InstanceCreate
+from .invitation import Invitation
+from .invitation_create import InvitationCreate
+from .invitation_create_role import InvitationCreateRole
+from .invitation_created import InvitationCreated
+from .invitation_created_envelope import InvitationCreatedEnvelope
+from .invitation_envelope import InvitationEnvelope
+from .invitation_list_envelope import InvitationListEnvelope
 from .issue_oauth_token_body import IssueOauthTokenBody
 from .issue_oauth_token_body_grant_type import IssueOauthTokenBodyGrantType
 from .issue_oauth_token_response_400 import IssueOauthTokenResponse400
@@ -119,6 +126,12 @@ from .message_role import MessageRole
 from .meta import Meta
 from .metadata_operation import MetadataOperation
 from .metadata_operation_metadata import MetadataOperationMetadata
+from .mfa_login_body import MfaLoginBody
+from .mfa_settings import MfaSettings
+from .mfa_settings_envelope import MfaSettingsEnvelope
+from .mfa_settings_patch import MfaSettingsPatch
+from .mfa_status import MfaStatus
+from .mfa_status_envelope import MfaStatusEnvelope
 from .neighbor import Neighbor
 from .neighbor_properties import NeighborProperties
 from .neighborhood import Neighborhood
@@ -158,6 +171,8 @@ from .push_subscription_create_platform import PushSubscriptionCreatePlatform
 from .push_subscription_envelope import PushSubscriptionEnvelope
 from .push_subscription_list_envelope import PushSubscriptionListEnvelope
 from .push_subscription_platform import PushSubscriptionPlatform
+from .recovery_codes import RecoveryCodes
+from .recovery_codes_envelope import RecoveryCodesEnvelope
 from .registration_credential_json import RegistrationCredentialJSON
 from .registration_credential_json_authenticator_attachment_type_0 import (
     RegistrationCredentialJSONAuthenticatorAttachmentType0,
@@ -231,6 +246,9 @@ from .tags_operation_op import TagsOperationOp
 from .tenant import Tenant
 from .token import Token
 from .token_envelope import TokenEnvelope
+from .totp_code_body import TotpCodeBody
+from .totp_setup import TotpSetup
+from .totp_setup_envelope import TotpSetupEnvelope
 from .trash_operation import TrashOperation
 from .upload_document_body import UploadDocumentBody
 from .upload_document_body_custom_fields import UploadDocumentBodyCustomFields
@@ -357,6 +375,13 @@ __all__ = (
     "HistoryEntry",
     "HistoryEntryAction",
     "InstanceCreate",
+    "Invitation",
+    "InvitationCreate",
+    "InvitationCreateRole",
+    "InvitationCreated",
+    "InvitationCreatedEnvelope",
+    "InvitationEnvelope",
+    "InvitationListEnvelope",
     "IssueOauthTokenBody",
     "IssueOauthTokenBodyGrantType",
     "IssueOauthTokenResponse400",
@@ -381,6 +406,12 @@ __all__ = (
     "Meta",
     "MetadataOperation",
     "MetadataOperationMetadata",
+    "MfaLoginBody",
+    "MfaSettings",
+    "MfaSettingsEnvelope",
+    "MfaSettingsPatch",
+    "MfaStatus",
+    "MfaStatusEnvelope",
     "Neighbor",
     "NeighborProperties",
     "Neighborhood",
@@ -416,6 +447,8 @@ __all__ = (
     "PushSubscriptionEnvelope",
     "PushSubscriptionListEnvelope",
     "PushSubscriptionPlatform",
+    "RecoveryCodes",
+    "RecoveryCodesEnvelope",
     "RegistrationCredentialJSON",
     "RegistrationCredentialJSONAuthenticatorAttachmentType0",
     "Relationship",
@@ -483,6 +516,9 @@ __all__ = (
     "Tenant",
     "Token",
     "TokenEnvelope",
+    "TotpCodeBody",
+    "TotpSetup",
+    "TotpSetupEnvelope",
     "TrashOperation",
     "UploadDocumentBody",
     "UploadDocumentBodyCustomFields",

@@ -124,6 +124,8 @@ def sync_detailed(
 
      Sign in with email and password; returns an access token (1 hour) and a refresh token
     (rotated by `POST /oauth/token` with `grant_type=refresh_token&client_id=first-party`).
+    With two-factor sign-in on, answers 401 MFA_REQUIRED with `data.mfaToken` for
+    `POST /login/mfa`.
     The tenant comes from the usual sources (subdomain, custom domain, X-Tenant-Id).
 
     Args:
@@ -157,6 +159,8 @@ def sync(
 
      Sign in with email and password; returns an access token (1 hour) and a refresh token
     (rotated by `POST /oauth/token` with `grant_type=refresh_token&client_id=first-party`).
+    With two-factor sign-in on, answers 401 MFA_REQUIRED with `data.mfaToken` for
+    `POST /login/mfa`.
     The tenant comes from the usual sources (subdomain, custom domain, X-Tenant-Id).
 
     Args:
@@ -185,6 +189,8 @@ async def asyncio_detailed(
 
      Sign in with email and password; returns an access token (1 hour) and a refresh token
     (rotated by `POST /oauth/token` with `grant_type=refresh_token&client_id=first-party`).
+    With two-factor sign-in on, answers 401 MFA_REQUIRED with `data.mfaToken` for
+    `POST /login/mfa`.
     The tenant comes from the usual sources (subdomain, custom domain, X-Tenant-Id).
 
     Args:
@@ -216,6 +222,8 @@ async def asyncio(
 
      Sign in with email and password; returns an access token (1 hour) and a refresh token
     (rotated by `POST /oauth/token` with `grant_type=refresh_token&client_id=first-party`).
+    With two-factor sign-in on, answers 401 MFA_REQUIRED with `data.mfaToken` for
+    `POST /login/mfa`.
     The tenant comes from the usual sources (subdomain, custom domain, X-Tenant-Id).
 
     Args:

@@ -1,0 +1,246 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.invitation_create import InvitationCreate
+from ...models.invitation_created_envelope import InvitationCreatedEnvelope
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: InvitationCreate,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/users/invitations",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | InvitationCreatedEnvelope | None:
+    if response.status_code == 201:
+        response_201 = InvitationCreatedEnvelope.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 414:
+        response_414 = ErrorEnvelope.from_dict(response.json())
+
+        return response_414
+
+    if response.status_code == 415:
+        response_415 = ErrorEnvelope.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = ErrorEnvelope.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 431:
+        response_431 = ErrorEnvelope.from_dict(response.json())
+
+        return response_431
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | InvitationCreatedEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: InvitationCreate,
+) -> Response[ErrorEnvelope | InvitationCreatedEnvelope]:
+    """Invite person
+
+     Invite a person by e-mail with a role: a single-use link, valid 7 days, on which they
+    set a password or a passkey and are signed in. It is e-mailed through the configured SMTP
+    server; without one the answer carries `acceptUrl` to pass on. An open invitation of the
+    same address is revoked; 409 when the address has an account already. Admins only.
+
+    Args:
+        body (InvitationCreate): POST /users/invitations.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | InvitationCreatedEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: InvitationCreate,
+) -> ErrorEnvelope | InvitationCreatedEnvelope | None:
+    """Invite person
+
+     Invite a person by e-mail with a role: a single-use link, valid 7 days, on which they
+    set a password or a passkey and are signed in. It is e-mailed through the configured SMTP
+    server; without one the answer carries `acceptUrl` to pass on. An open invitation of the
+    same address is revoked; 409 when the address has an account already. Admins only.
+
+    Args:
+        body (InvitationCreate): POST /users/invitations.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | InvitationCreatedEnvelope
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: InvitationCreate,
+) -> Response[ErrorEnvelope | InvitationCreatedEnvelope]:
+    """Invite person
+
+     Invite a person by e-mail with a role: a single-use link, valid 7 days, on which they
+    set a password or a passkey and are signed in. It is e-mailed through the configured SMTP
+    server; without one the answer carries `acceptUrl` to pass on. An open invitation of the
+    same address is revoked; 409 when the address has an account already. Admins only.
+
+    Args:
+        body (InvitationCreate): POST /users/invitations.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | InvitationCreatedEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: InvitationCreate,
+) -> ErrorEnvelope | InvitationCreatedEnvelope | None:
+    """Invite person
+
+     Invite a person by e-mail with a role: a single-use link, valid 7 days, on which they
+    set a password or a passkey and are signed in. It is e-mailed through the configured SMTP
+    server; without one the answer carries `acceptUrl` to pass on. An open invitation of the
+    same address is revoked; 409 when the address has an account already. Admins only.
+
+    Args:
+        body (InvitationCreate): POST /users/invitations.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | InvitationCreatedEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+        )
+    ).parsed
