@@ -1,7 +1,7 @@
 """Second factors, invitations and e-mailed notifications (docs/mfa.md, docs/accounts.md)
 
-Revision ID: 0039_mfa
-Revises: 0038
+Revision ID: 0040
+Revises: 0039
 Create Date: 2026-11-28 14:00:00
 
 - `mfa_totp`: a person's TOTP authenticator, its secret encrypted, the last step accepted.
@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0039_mfa"
-down_revision = "0038"
+revision = "0040"
+down_revision = "0039"
 branch_labels = None
 depends_on = None
 
