@@ -1,5 +1,5 @@
 // The portal's only script (the CSP forbids inline ones): sends the CSRF token with every
-// htmx request and makes the "Copy" buttons work. Every page works without it.
+// htmx request and makes the "Copy" buttons work (a field's value or an id shown as text). Every page works without it.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -22,6 +22,20 @@
   }
 
   document.addEventListener("click", function (event) {
+    var textButton = event.target.closest("[data-copy-text]");
+    if (textButton) {
+      var text = textButton.getAttribute("data-copy-text");
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () { copied(textButton); });
+      } else {
+        var range = document.createRange();
+        range.selectNodeContents(textButton.previousElementSibling || textButton);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+        if (document.execCommand("copy")) { copied(textButton); }
+      }
+      return;
+    }
     var button = event.target.closest("[data-copy]");
     if (!button) {
       return;
