@@ -129,4 +129,5 @@ def test_a_mention_notification_links_to_the_notes(
     write_note(document, "@member@acme.example have a look")
     signed_in(member)
     page = client.get("/notifications").get_data(as_text=True)
-    assert f'href="/documents/{document}#notes"' in page
+    opened = client.get(page.split('class="notification-link"><a href="')[1].split('"')[0])
+    assert opened.headers["Location"] == f"/documents/{document}#notes"
