@@ -1,7 +1,7 @@
 """The bell and the Notifications page: every signed-in tenant user sees their own
 notifications, newest first, marks one or all read (htmx; plain forms without JavaScript),
-and follows a notification to what it is about (which reads it). The bell's unread count is in the top bar of
-every page and refreshes itself every minute."""
+and follows a notification to what it is about (which reads it). The bell's unread count is
+in the top bar of every page and refreshes itself every minute."""
 
 from __future__ import annotations
 
