@@ -107,8 +107,15 @@ def _nav():
     ]
 
 
-def when(value: datetime | None) -> str:
-    """`2026-11-21 10:00 UTC`; empty for None."""
+def when(value: datetime | str | None) -> str:
+    """`2026-11-21 10:00 UTC`; empty for None. Takes a wire timestamp (`2026-11-21T10:00:00Z`)
+    too, so pages built from wire shapes show people a time, not an RFC 3339 string; the
+    portal's script turns `<time data-local>` into the reader's own time zone."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
     return value.strftime("%Y-%m-%d %H:%M UTC") if value else ""
 
 

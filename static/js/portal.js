@@ -4,6 +4,24 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // <time data-local>: the reader's own time zone, with the UTC time kept on hover.
+  function localTimes(root) {
+    var times = root.querySelectorAll("time[data-local]");
+    for (var i = 0; i < times.length; i++) {
+      var at = new Date(times[i].getAttribute("datetime"));
+      if (isNaN(at.getTime())) { continue; }
+      times[i].title = times[i].textContent.trim();
+      times[i].textContent = at.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      times[i].removeAttribute("data-local");
+    }
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { localTimes(document); });
+  } else {
+    localTimes(document);
+  }
+  document.addEventListener("htmx:afterSwap", function (event) { localTimes(event.target); });
+
   document.addEventListener("htmx:configRequest", function (event) {
     var meta = document.querySelector('meta[name="csrf-token"]');
     if (meta) {

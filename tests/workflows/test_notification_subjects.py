@@ -4,6 +4,8 @@ Approvals page agree."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import select
 
 from extensions import db
@@ -78,6 +80,11 @@ def test_approving_marks_the_approvers_notification_read_and_the_bell_agrees(
     sign_in(client, ann.tenant_id, ann.email)
     approvals = client.get("/approvals").get_data(as_text=True)
     assert 'data-count="1"' in approvals  # the bell: the one step waiting for ann
+    # Times for people (the reader's zone by script), not RFC 3339 strings.
+    assert re.search(r">\d{4}-\d\d-\d\d \d\d:\d\d UTC</time>", approvals)
+    assert not re.search(r">\d{4}-\d\d-\d\dT[\d:]+Z<", approvals)
+    detail = client.get(f"/approvals/{wfi}").get_data(as_text=True)
+    assert "data-local" in detail and not re.search(r">\d{4}-\d\d-\d\dT[\d:]+Z<", detail)
 
     assert flow.act(wfi, "reject", ann, "wrong amount").status_code == 200
     assert _unread(app, ann) == []

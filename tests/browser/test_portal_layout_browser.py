@@ -1,0 +1,148 @@
+"""The portal's layout in a real headless Chromium, at a laptop's 1280 px and a phone's 390 px:
+no page scrolls sideways (long ids and SHA-256 values wrap, wide tables scroll inside their own
+box or stack on a phone), chart text stays readable (at least 11 CSS pixels, in HTML rather
+than in a stretched SVG) and chart legends' text has enough contrast."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from extensions import db
+from models import ApiKey
+from services.core.actors import Actor
+from services.keys import api_keys
+from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
+from tests.helpers import PASSWORD, auth_headers
+
+pytestmark = BROWSER_TEST
+
+WIDTHS = (1280, 390)
+
+
+def _fill(app, client, tenant, create_user, create_key, store_document) -> dict[str, str]:
+    """A tenant with something on every main page: a document (long id and SHA-256), keys,
+    a webhook endpoint, a workflow waiting for the admin, audit entries, notifications."""
+    admin = create_user(tenant, "admin", email="dee@acme.example", password=PASSWORD)
+    create_key(tenant, name="a key with a rather long name for a phone's narrow screen")
+    revoked, _ = create_key(tenant, name="an old key")
+    _key, secret = create_key(tenant)
+    headers = auth_headers(secret, tenant.id)
+    with app.app_context():
+        api_keys.revoke_key(db.session.get(ApiKey, revoked.id), Actor.system("tests"))
+        db.session.commit()
+    document_id = store_document(tenant, b"Invoice 42\nTotal: 1,200 EUR\n", "invoice-42.txt")
+    client.post(
+        "/api/v1/webhooks",
+        json={
+            "url": "https://hooks.example.com/a/very/long/path/for/the/receiver",
+            "events": ["*"],
+        },
+        headers=headers,
+    )
+    definition = client.post(
+        "/api/v1/workflows",
+        json={
+            "name": "Invoice approval",
+            "steps": [{"name": "Check", "approvers": [{"user": admin.id}]}],
+        },
+        headers=headers,
+    ).get_json()["data"]
+    instance = client.post(
+        "/api/v1/workflows/instances",
+        json={"definitionId": definition["id"], "documentId": document_id},
+        headers=headers,
+    ).get_json()["data"]
+    return {"document": document_id, "instance": instance["id"], "definition": definition["id"]}
+
+
+WIDEST = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.right > window.innerWidth + 1 && el.children.length === 0) {
+      let chain = [];
+      for (let a = el; a && a !== document.body; a = a.parentElement) {
+        const r = a.getBoundingClientRect();
+        chain.push(a.tagName.toLowerCase() + '.' + a.className + ':' + Math.round(r.right)
+                   + ':' + getComputedStyle(a).display);
+      }
+      out.push(chain.join(' < '));
+    }
+  }
+  return out.slice(0, 1);
+}"""
+
+
+def _widest(page) -> list[str]:
+    """The innermost elements reaching past the right edge: what to fix."""
+    return page.evaluate(WIDEST)
+
+
+def test_no_page_scrolls_sideways_at_1280_or_390(
+    app, client, tenant, create_user, create_key, store_document
+):
+    ids = _fill(app, client, tenant, create_user, create_key, store_document)
+    pages = [
+        "/",
+        "/documents",
+        f"/documents/{ids['document']}",
+        "/audit",
+        "/keys",
+        "/notifications",
+        "/approvals",
+        f"/approvals/{ids['instance']}",
+        "/workflows",
+        "/workflows/new",
+        f"/workflows/{ids['definition']}/edit",
+        "/webhooks",
+        "/forms",
+        "/users",
+        "/custom-fields",
+        "/entities",
+        "/deprecations",
+    ]
+    wide: list[str] = []
+    with serving(app) as base, watched_page() as (_browser, page):
+        sign_in(page, base, "dee@acme.example")
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            for path in pages:
+                response = page.goto(f"{base}{path}")
+                assert response.status == 200, path
+                scroll, inner = page.evaluate(
+                    "[document.documentElement.scrollWidth, window.innerWidth]"
+                )
+                if scroll > inner:
+                    wide.append(f"{path} at {width} px: {scroll} > {inner}: {_widest(page)}")
+            page.goto(f"{base}/documents/{ids['document']}")
+            screenshot(page, f"50-document-detail-{width}")
+            page.goto(f"{base}/keys")
+            screenshot(page, f"51-keys-{width}")
+            page.goto(f"{base}/audit")
+            screenshot(page, f"52-audit-{width}")
+        assert wide == [], "\n".join(wide)
+        assert page.problems == []
+
+
+def test_chart_text_is_readable_and_legends_have_contrast(
+    app, client, tenant, create_user, create_key, store_document
+):
+    _fill(app, client, tenant, create_user, create_key, store_document)
+    with serving(app) as base, watched_page() as (_browser, page):
+        sign_in(page, base, "dee@acme.example")
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.goto(f"{base}/")
+            ticks = page.locator("#chart-requests .chart-ticks span")
+            expect(ticks.first).to_be_visible()
+            sizes = ticks.evaluate_all(
+                "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+            )
+            assert sizes and min(sizes) >= 11, sizes
+            legend_colours = page.locator(".legend-item").evaluate_all(
+                "els => els.map(e => getComputedStyle(e).color)"
+            )
+            # Legend text is the body's colour; the swatch beside it carries the series' colour.
+            assert set(legend_colours) <= {"rgb(28, 35, 48)"}, legend_colours
+            screenshot(page, f"53-dashboard-charts-{width}")
+        assert page.problems == []
