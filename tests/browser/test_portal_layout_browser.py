@@ -52,7 +52,25 @@ def _fill(app, client, tenant, create_user, create_key, store_document) -> dict[
         json={"definitionId": definition["id"], "documentId": document_id},
         headers=headers,
     ).get_json()["data"]
-    return {"document": document_id, "instance": instance["id"], "definition": definition["id"]}
+    people = [
+        client.post(
+            "/api/v1/knowledge-graph/entities",
+            json={"type": kind, "name": name},
+            headers=headers,
+        ).get_json()["data"]["id"]
+        for kind, name in (("person", "Ada Lovelace"), ("organization", "Analytical Engines Ltd"))
+    ]
+    client.post(
+        "/api/v1/knowledge-graph/relationships",
+        json={"type": "works_for", "sourceId": people[0], "targetId": people[1]},
+        headers=headers,
+    )
+    return {
+        "document": document_id,
+        "instance": instance["id"],
+        "definition": definition["id"],
+        "entity": people[0],
+    }
 
 
 WIDEST = """() => {
@@ -99,6 +117,7 @@ def test_no_page_scrolls_sideways_at_1280_or_390(
         "/users",
         "/custom-fields",
         "/entities",
+        f"/entities/{ids['entity']}",
         "/deprecations",
     ]
     wide: list[str] = []
@@ -202,7 +221,8 @@ def test_text_contrast_on_the_main_pages(
 ):
     ids = _fill(app, client, tenant, create_user, create_key, store_document)
     pages = ["/", "/keys", "/audit", "/approvals", f"/documents/{ids['document']}",
-             "/workflows/new", "/notifications", "/webhooks", "/entities"]  # fmt: skip
+             "/workflows/new", "/notifications", "/webhooks", "/entities",
+             f"/entities/{ids['entity']}"]  # fmt: skip
     low: list[str] = []
     with serving(app) as base, watched_page() as (_browser, page):
         sign_in(page, base, "dee@acme.example")
