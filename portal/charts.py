@@ -194,7 +194,8 @@ def timeline(
 @dataclass(frozen=True)
 class Line:
     name: str
-    points: str
+    segments: list[str]  # polyline points of each run of periods with a figure
+    dots: list[tuple[float, float]]  # a lone period with a figure between two without
     index: int  # picks the line's colour class (chart-line-0 …)
 
 
@@ -208,34 +209,59 @@ class LineChart:
     last_label: str
     plot_top: int
     plot_bottom: int
+    gaps: list[tuple[float, float]]  # x from, width: periods no series has a figure for
     columns: list[str]  # the table view: one column per line …
     rows: list[tuple[str, list[str]]]  # … and one row per period
     summary: str
 
 
+NO_DATA = "—"
+
+
+def _number(value: float | None) -> str:
+    return NO_DATA if value is None else f"{value:,.0f}"
+
+
 def line_chart(
     buckets: list[datetime],
-    series: dict[str, list[float]],
+    series: dict[str, list[float | None]],
     *,
-    fmt=lambda v: f"{v:,.0f}",
+    fmt=_number,
     width: int = 720,
     height: int = 170,
     time_format: str = "%b %d",
 ) -> LineChart:
-    """One polyline per named series over the same buckets, on one scale from zero."""
+    """One line per named series over the same buckets, on one scale from zero. None is a
+    period without a figure (a rate with nothing to divide, no workflow decided): the line
+    breaks there and the period is drawn as "no data", never as a zero."""
     top, bottom, pad = 16, height - 22, 4
-    # None is a period without a figure (a rate with nothing to divide): drawn at zero.
     peak = max((max((v or 0 for v in values), default=0) for values in series.values()), default=0)
     scale_max = peak if peak > 0 else 1
     n = max(len(buckets) - 1, 1)
+
+    def x(i: int) -> float:
+        return round(pad + i * (width - 2 * pad) / n, 1)
+
+    def y(value: float) -> float:
+        return round(bottom - (bottom - top) * value / scale_max, 1)
+
     lines = []
     for index, (name, values) in enumerate(series.items()):
-        points = " ".join(
-            f"{round(pad + i * (width - 2 * pad) / n, 1)},"
-            f"{round(bottom - (bottom - top) * (value or 0) / scale_max, 1)}"
-            for i, value in enumerate(values)
-        )
-        lines.append(Line(name, points, index % 6))
+        runs: list[list[tuple[float, float]]] = [[]]
+        for i, value in enumerate(values):
+            if value is None:
+                runs.append([])
+            else:
+                runs[-1].append((x(i), y(value)))
+        segments = [" ".join(f"{a},{b}" for a, b in run) for run in runs if len(run) > 1]
+        dots = [run[0] for run in runs if len(run) == 1]
+        lines.append(Line(name, segments, dots, index % 6))
+    step = (width - 2 * pad) / n
+    gaps = [
+        (round(max(x(i) - step / 2, 0), 1), round(step, 1))
+        for i in range(len(buckets))
+        if series and all(i < len(v) and v[i] is None for v in series.values())
+    ]
     rows = [
         (f"{at:%Y-%m-%d}", [fmt(values[i]) for values in series.values()])
         for i, at in enumerate(buckets)
@@ -250,10 +276,24 @@ def line_chart(
         last_label=f"{buckets[-1]:{time_format}}" if buckets else "",
         plot_top=top,
         plot_bottom=bottom,
+        gaps=gaps,
         columns=list(series),
         rows=rows,
         summary=f"latest: {lasts}" if lasts else "no data",
     )
+
+
+def duration_hours(value: float | None) -> str:
+    """A time in hours as a person reads it: `—` when nothing was measured, minutes below an
+    hour, days from two days up."""
+    if value is None:
+        return NO_DATA
+    if value < 1:
+        minutes = round(value * 60)
+        return "under a minute" if minutes < 1 else f"{minutes} min"
+    if value < 48:
+        return f"{value:,.1f} h"
+    return f"{value / 24:,.1f} days"
 
 
 def byte_size(value: float) -> str:

@@ -8,7 +8,7 @@ from flask_login import current_user
 
 from portal.access import TENANT_ROLES, portal_tenant, roles_required
 from portal.blueprint import bp
-from portal.charts import bar_chart, byte_size, line_chart, meter
+from portal.charts import bar_chart, byte_size, duration_hours, line_chart, meter
 from portal.copilot import usage_block
 from services.analytics import queries as analytics
 from services.analytics import wire as analytics_wire
@@ -93,15 +93,24 @@ def _analytics(tenant, keys) -> dict:
     def percent(value):
         return "no deliveries" if value is None else f"{value:.1f} %"
 
+    # A day nobody finished a workflow has no cycle time: a gap, not "0.00 h".
+    finished = series("workflowsFinished")
+    cycle = [
+        value if done else None
+        for value, done in zip(series("workflowCycleHours"), finished, strict=True)
+    ]
+
+    def hours(value):
+        return "none decided" if value is None else duration_hours(value)
+
     return {
         "summary": analytics_wire.summary_data(analytics.summary(tenant.id)),
         "storage_label": byte_size,
+        "duration": duration_hours,
         "documents": line_chart(days, {"Documents": series("documents")}),
         "storage": line_chart(days, {"Storage": series("storageBytes")}, fmt=byte_size),
         "uploads": line_chart(days, {"Uploads": series("uploads")}),
         "requests": line_chart(days, requests),
-        "cycle": line_chart(
-            days, {"Mean cycle hours": series("workflowCycleHours")}, fmt=lambda v: f"{v:,.2f} h"
-        ),
+        "cycle": line_chart(days, {"Mean cycle hours": cycle}, fmt=hours),
         "webhooks": line_chart(days, {"Success rate": success}, fmt=percent),
     }

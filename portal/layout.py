@@ -80,7 +80,10 @@ ACTION_LABELS = {
     "tenant.copilot_quota_changed": "Copilot quota changed",
     "tenant.imported": "Workspace imported from an archive",
     "support.audit_viewed": "Support staff viewed the audit log",
+    "document.trashed": "Document moved to the trash",
+    "document.restored": "Document restored from the trash",
     "document.purged": "Document purged from the trash",
+    "document.bulk_edited": "Document changed by a bulk edit",
     "form.created": "Form created",
     "form.updated": "Form changed",
     "form.published": "Form published",
@@ -114,8 +117,15 @@ def _nav():
     ]
 
 
-def when(value: datetime | None) -> str:
-    """`2026-11-21 10:00 UTC`; empty for None."""
+def when(value: datetime | str | None) -> str:
+    """`2026-11-21 10:00 UTC`; empty for None. Takes a wire timestamp (`2026-11-21T10:00:00Z`)
+    too, so pages built from wire shapes show people a time, not an RFC 3339 string; the
+    portal's script turns `<time data-local>` into the reader's own time zone."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return value
     return value.strftime("%Y-%m-%d %H:%M UTC") if value else ""
 
 

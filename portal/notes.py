@@ -23,6 +23,7 @@ from portal.access import (
 )
 from portal.blueprint import bp
 from services.accounts.roles import ROLE_SCOPES
+from services.core.messages import pydantic_message
 from services.core.transaction import transactional
 from services.notes import notes
 from services.notes.wire import NoteCreate
@@ -69,7 +70,7 @@ def add_note(document_id: str):
     try:
         body = NoteCreate(body=text).body
     except ValidationError as invalid:
-        message = "; ".join(e["msg"].removeprefix("Value error, ") for e in invalid.errors())
+        message = " ".join(pydantic_message(e) for e in invalid.errors()).rstrip(".")
         if is_htmx():  # 200: htmx swaps no 4xx, and the panel says what was wrong
             return _panel(document, error=message, draft=text)
         flash(f"The note was not saved: {message}.", "error")

@@ -1,7 +1,8 @@
 """The bell and the Notifications page: every signed-in tenant user sees their own
 notifications, newest first, marks one or all read (htmx; plain forms without JavaScript),
-follows a notification to what it is about, and turns the e-mail channel on or off. The
-bell's unread count is in the top bar of every page and refreshes itself every minute."""
+follows a notification to what it is about (which reads it), and turns the e-mail channel
+on or off. The bell's unread count is in the top bar of every page and refreshes itself
+every minute."""
 
 from __future__ import annotations
 
@@ -33,18 +34,37 @@ def unread_count() -> int | None:
     return notifications.unread_count(current_user.tenant_id, current_user.id)
 
 
-def link_of(notification: Notification) -> str | None:
-    """Where the notification's subject lives in the portal, when it has a page."""
+def subject_of(notification: Notification) -> tuple[str, str] | None:
+    """Where the notification's subject lives in the portal and what to call the link, when
+    it has a page: the approval before its document (acting is what the approver came for)."""
     data: dict[str, Any] = notification.data or {}
+    if "workflowInstanceId" in data:
+        url = url_for("portal.approval_detail", instance_id=data["workflowInstanceId"])
+        return url, "Open the approval"
     if "webhookId" in data:
-        return url_for("portal.webhook_detail", endpoint_id=data["webhookId"])
+        url = url_for("portal.webhook_detail", endpoint_id=data["webhookId"])
+        return url, "Open the webhook endpoint"
     if "keyId" in data:
-        return url_for("portal.key_detail", key_id=data["keyId"])
+        return url_for("portal.key_detail", key_id=data["keyId"]), "Open the API key"
     if "documentId" in data:  # a note's mention, on the document's page
-        return url_for("portal.document_detail", document_id=data["documentId"], _anchor="notes")
+        anchor = "notes" if "noteId" in data else None
+        url = url_for("portal.document_detail", document_id=data["documentId"], _anchor=anchor)
+        return url, "Open the document"
     if notification.type == "api.deprecation_notice":
-        return url_for("portal.deprecation_notices")
+        return url_for("portal.deprecation_notices"), "Open the deprecation notices"
     return None
+
+
+def link_of(notification: Notification) -> str | None:
+    """The subject's page, reached through the notification (which marks it read)."""
+    if subject_of(notification) is None:
+        return None
+    return url_for("portal.open_notification", notification_id=notification.id)
+
+
+def link_label_of(notification: Notification) -> str:
+    subject = subject_of(notification)
+    return subject[1] if subject else ""
 
 
 def mount(app: Flask) -> None:
@@ -71,6 +91,7 @@ def notifications_page():
         more=more,
         unread_only=unread_only,
         link_of=link_of,
+        link_label_of=link_label_of,
         unread=unread_count(),
         email_on=channels.email_on(current_user.id),
         smtp_configured=smtp.configured(),
@@ -93,9 +114,26 @@ def read_notification(notification_id: str):
     notifications.mark_read(notification)
     if is_htmx():
         return render_template(
-            "portal/notifications/_item.html", n=notification, link_of=link_of, oob_bell=True
+            "portal/notifications/_item.html",
+            n=notification,
+            link_of=link_of,
+            link_label_of=link_label_of,
+            oob_bell=True,
         )
     return redirect(url_for("portal.notifications_page"))
+
+
+@bp.get("/notifications/<notification_id>/open")
+@roles_required(*TENANT_ROLES)
+@transactional
+def open_notification(notification_id: str):
+    """Follow a notification to its subject; following it is reading it, so the bell drops."""
+    notification = notifications.get_notification(
+        current_user.tenant_id, current_user.id, notification_id
+    )
+    notifications.mark_read(notification)
+    subject = subject_of(notification)
+    return redirect(subject[0] if subject else url_for("portal.notifications_page"))
 
 
 @bp.post("/notifications/read-all")

@@ -27,6 +27,7 @@ from portal.security import SESSION_KEY
 from services.accounts import invitations, sessions, tenants
 from services.accounts.tenants import TenantRef
 from services.core.actors import Actor
+from services.core.messages import pydantic_message
 from services.core.transaction import transactional
 from services.passkeys import ceremonies, credentials
 from services.passkeys.credentials import NAME_MAX
@@ -74,7 +75,8 @@ def _parse(model: type[M]) -> M:
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or None
-        raise DomainError(422, "VALIDATION_ERROR", f"{field}: {first['msg']}", field) from None
+        message = f"{field}: {pydantic_message(first)}" if field else pydantic_message(first)
+        raise DomainError(422, "VALIDATION_ERROR", message, field) from None
 
 
 def _json_error(error: DomainError):

@@ -28,9 +28,13 @@ from portal.access import (
 from portal.blueprint import bp
 from portal.documents.filters import TEXT_FIELDS, BrowseForm, read_form
 from services.accounts.roles import ROLE_SCOPES
+from services.core.messages import pydantic_message
 from services.core.transaction import transactional
 from services.views import params, views
 from services.views.wire import COLUMNS, DEFAULT_COLUMNS, SavedViewCreate
+
+# The saved view's fields as the form names them, for its error messages.
+_LABELS = {"name": "Name", "sort": "Sort", "columns": "Columns", "shared": "Shared"}
 
 # At most this many views in the sidebar (the API pages through all of them).
 SIDEBAR_SIZE = 100
@@ -154,10 +158,11 @@ def save_view():
             shared=request.form.get("shared") == "on",
         )
     except ValidationError as invalid:
-        message = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg'].removeprefix('Value error, ')}"
+        message = " ".join(
+            f"{_LABELS.get(str(e['loc'][0]) if e['loc'] else '', 'The view')}: "
+            f"{pydantic_message(e)}"
             for e in invalid.errors()
-        )
+        ).rstrip(".")
         flash(f"The view was not saved: {message}.", "error")
         return _go(url_for("portal.documents_page", **form.params()))
     filters = params.normalised(form.filters)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 
 import clock
 from errors import DomainError
@@ -59,6 +59,8 @@ def _render_index(form: dict, errors: dict, status: int = 200):
         catalogue=_catalogue(),
         window_days=overview.HEALTH_WINDOW.days,
         wildcard=WILDCARD,
+        allow_http=current_app.config["DMS_WEBHOOK_ALLOW_HTTP"],
+        allow_private=current_app.config["DMS_WEBHOOK_ALLOW_PRIVATE"],
     ), status
 
 

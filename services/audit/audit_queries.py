@@ -41,6 +41,7 @@ class AuditFilter:
     actor: str = ""
     action: str = ""
     key: str = ""
+    target: str = ""
     date_from: date | None = None
     date_to: date | None = None
 
@@ -50,7 +51,7 @@ class AuditFilter:
 
     def as_params(self) -> dict[str, str]:
         """The query-string form (for links, the CSV export and cursor binding)."""
-        out = {"actor": self.actor, "action": self.action, "key": self.key}
+        out = {"actor": self.actor, "action": self.action, "key": self.key, "target": self.target}
         out["from"] = self.date_from.isoformat() if self.date_from else ""
         out["to"] = self.date_to.isoformat() if self.date_to else ""
         return {k: v for k, v in out.items() if v}
@@ -74,6 +75,7 @@ def parse_filter(args) -> tuple[AuditFilter, dict[str, str]]:
             actor=(args.get("actor") or "").strip()[:254],
             action=(args.get("action") or "").strip()[:60],
             key=(args.get("key") or "").strip()[:60],
+            target=(args.get("target") or "").strip()[:80],
             date_from=dates["from"],
             date_to=dates["to"],
         ),
@@ -95,6 +97,11 @@ def _filtered(tenant_id: str, flt: AuditFilter) -> Select:
         stmt = stmt.where(AuditEntry.action == flt.action)
     if flt.key:
         stmt = stmt.where(AuditEntry.target_type == "api_key", AuditEntry.target_id == flt.key)
+    if flt.target:
+        # An id (`doc_…`, `usr_…`) names one target; a bare word names a kind (`document`).
+        stmt = stmt.where(
+            or_(AuditEntry.target_id == flt.target, AuditEntry.target_type == flt.target)
+        )
     if flt.date_from:
         stmt = stmt.where(AuditEntry.created_at >= _day_start(flt.date_from))
     if flt.date_to:

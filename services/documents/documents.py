@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, BinaryIO
 
 from sqlalchemy import ColumnElement, Select, select
@@ -18,6 +19,7 @@ import clock
 from errors import FieldError, conflict, not_found, validation_failed
 from extensions import db
 from models.documents import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
+from services.audit import audit_log
 from services.core import events, paging, signals
 from services.core.actors import Actor
 from services.documents.blobs import blob_store
@@ -149,6 +151,8 @@ def update_document(
         if status is DocumentStatus.DELETED:
             return trash_document(document, actor)
         previous = (document.status, document.content_type)
+        if current is DocumentStatus.DELETED:
+            _audit(document, actor, "document.restored", deletedAt=document.deleted_at)
         document.status = status.value
         document.deleted_at = None
         changed.append("status")
@@ -213,6 +217,7 @@ def trash_document(document: Document, actor: Actor) -> Document:
     document.deleted_at = now
     document.updated_at = now
     db.session.flush()
+    _audit(document, actor, "document.trashed", previousStatus=previous[0])
     signals.document_state_changed.send(document, previous=previous, stored_bytes=0)
     events.emit(
         document.tenant_id,
@@ -220,6 +225,20 @@ def trash_document(document: Document, actor: Actor) -> Document:
         {"document": document_data(document), "deletedBy": actor.ref},
     )
     return document
+
+
+def _audit(document: Document, actor: Actor, action: str, **details: Any) -> None:
+    """One audit entry naming the document by id and title, so "who deleted it" has an answer
+    through the API, the portal, bulk edits and the purge alike."""
+    extra = {k: clock.rfc3339(v) if isinstance(v, datetime) else v for k, v in details.items()}
+    audit_log.record(
+        document.tenant_id,
+        actor,
+        action,
+        target_type="document",
+        target_id=document.id,
+        details={"title": document.title, **{k: v for k, v in extra.items() if v is not None}},
+    )
 
 
 def _require_not_trashed(document: Document) -> None:

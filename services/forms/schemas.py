@@ -19,6 +19,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from errors import FieldError, validation_failed
+from services.core.messages import jsonschema_message
 from services.forms import patterns as pattern_shapes
 
 MAX_PROPERTIES = 200  # top-level fields of a form
@@ -259,17 +260,23 @@ def _field_errors(error: ValidationError) -> list[FieldError]:
         missing = [n for n in error.validator_value if n not in instance]
         name = next((n for n in missing if repr(n) in error.message), missing[:1] or [""])
         name = name if isinstance(name, str) else name[0]
-        return [FieldError("VALIDATION_ERROR", "is required.", f"{base}/{escape_token(name)}")]
+        at = f"{base}/{escape_token(name)}"
+        return [FieldError("VALIDATION_ERROR", "This is required.", at)]
     if error.validator == "additionalProperties" and error.validator_value is False:
         known = set(error.schema.get("properties") or {})
         return [
             FieldError(
-                "VALIDATION_ERROR", "is not a field of this form.", f"{base}/{escape_token(k)}"
+                "VALIDATION_ERROR", "This is not a field of this form.", f"{base}/{escape_token(k)}"
             )
             for k in sorted(instance)
             if k not in known
         ]
-    return [FieldError("VALIDATION_ERROR", error.message[:MAX_MESSAGE_CHARS], base)]
+    # Our words per rule (an e-mail's format, a minimum, a choice), not jsonschema's
+    # "'x' is not a 'email'": the message reaches people on the public form page.
+    message = jsonschema_message(str(error.validator), error.validator_value, error.instance)
+    if error.validator == "pattern" and not error.message.startswith("does not match"):
+        message = error.message[:1].upper() + error.message[1:]  # ours: `_pattern`'s timeout
+    return [FieldError("VALIDATION_ERROR", message[:MAX_MESSAGE_CHARS], base)]
 
 
 def check_data_shape(data: Any) -> None:

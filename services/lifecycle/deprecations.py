@@ -126,7 +126,7 @@ CHANGELOG: list[tuple[str, str, list[str]]] = [
             "Major version bump.",
             "Added /api/v1/auth/passkeys/*.",
             "Deprecated the form-encoded /api/v1/login variant (sunset 2027-01-01).",
-            "Tenant resolution priority documented (section 5.3).",
+            "Tenant resolution priority documented in the API reference.",
         ],
     ),
 ]

@@ -137,6 +137,26 @@ def mark_read(notification: Notification) -> Notification:
     return notification
 
 
+def settle(tenant_id: str, key: str, value: str, user_id: str | None = None) -> int:
+    """Mark read the unread notifications about one subject (`data[key] == value`, e.g.
+    `workflowInstanceId`), of one person or of everyone: once the subject is acted on (an
+    approval given, a workflow ended) they have nothing left to ask, and the bell agrees with
+    the pages. How many were marked."""
+    stmt = (
+        update(Notification)
+        .where(
+            Notification.tenant_id == tenant_id,
+            Notification.read_at.is_(None),
+            Notification.data[key].as_string() == value,
+        )
+        .values(read_at=clock.now())
+        .execution_options(synchronize_session=False)
+    )
+    if user_id is not None:
+        stmt = stmt.where(Notification.user_id == user_id)
+    return db.session.execute(stmt).rowcount
+
+
 def mark_all_read(tenant_id: str, user_id: str) -> int:
     """Mark every unread notification of the person read; how many were."""
     result = db.session.execute(

@@ -63,14 +63,16 @@ def escalate_overdue(instance_id: str) -> bool:
             instances.escalate(instance, f"The step was due at {clock.rfc3339(due)}.")
             return
         instance.step_due_at = None  # reported once per step
+        about = instances.subject_of(instance)
         notify_admins(
             instance.tenant_id,
             Message(
                 "workflow.overdue",
-                f"A workflow step is overdue: {instance.steps[step]['name']}",
-                f"Step {step + 1} of workflow instance {instance.id} was due at "
-                f"{clock.rfc3339(due)} and has no one to escalate to.",
-                {"workflowInstanceId": instance.id, "step": step},
+                f"A workflow step is overdue on “{about['title']}”",
+                f"Step {step + 1} ({instance.steps[step]['name']}) of the workflow on "
+                f"{about['kind']} “{about['title']}” was due at {clock.rfc3339(due)} and has "
+                "no one to escalate to.",
+                {instances.SUBJECT_KEY: instance.id, "step": step, **about["data"]},
             ),
             f"workflow-overdue:{instance.id}:{step}",
         )

@@ -17,18 +17,28 @@ from sqlalchemy import update
 import clock
 from errors import DomainError, FieldError, conflict, validation_failed
 from extensions import db
-from models import Document, User, WorkflowAction, WorkflowDefinition, WorkflowInstance
+from models import (
+    Document,
+    Form,
+    FormSubmission,
+    User,
+    WorkflowAction,
+    WorkflowDefinition,
+    WorkflowInstance,
+)
 from models.workflows import OPEN_STATES, InstanceState
 from services.audit import audit_log
 from services.core import events, signals
 from services.core.actors import Actor
-from services.notifications.notifications import Message, notify, notify_admins
+from services.notifications.notifications import Message, notify, notify_admins, settle
 from services.workflows import approvers, wire
 
 SUBJECT_TYPES = ("document", "formSubmission")
 # Decisions and escalations also go to the tenant's audit log (the history has the rest).
 AUDITED = {"started", "approved", "rejected", "cancelled", "escalated"}
 MAX_ATTEMPTS = 5
+# The key of a notification's data that names the instance it is about (settled on acting).
+SUBJECT_KEY = "workflowInstanceId"
 
 
 def get_instance(tenant_id: str, instance_id: str) -> WorkflowInstance:
@@ -116,6 +126,7 @@ def _act(
         step = instance.current_step
         assert step is not None
         _record(instance, actor, action, step, comment, user_id=user.id)
+        settle(instance.tenant_id, SUBJECT_KEY, instance.id, user_id=user.id)
         if action == "rejected":
             _finish(instance, InstanceState.REJECTED, "workflow.instance.rejected")
             return
@@ -158,6 +169,8 @@ def _complete_step(instance: WorkflowInstance, step: int) -> None:
     now = clock.now()
     _record(instance, Actor.system("workflow"), "step_completed", step)
     _emit(instance, "workflow.instance.step_completed", {"step": step})
+    # Whoever was asked for this step (or told it was overdue) has nothing left to do.
+    settle(instance.tenant_id, SUBJECT_KEY, instance.id)
     if step + 1 >= len(instance.steps):
         _finish(instance, InstanceState.APPROVED, "workflow.instance.approved")
     else:
@@ -184,6 +197,7 @@ def _finish(instance: WorkflowInstance, state: InstanceState, event_type: str) -
     instance.stalled_reason = None
     db.session.flush()
     approvers.refresh(instance)
+    settle(instance.tenant_id, SUBJECT_KEY, instance.id)
     _emit(instance, event_type)
 
 
@@ -226,34 +240,47 @@ def _stall(instance: WorkflowInstance) -> None:
     instance.stalled_reason = reason
     db.session.flush()
     _record(instance, Actor.system("workflow"), "stalled", step, reason)
+    about = subject_of(instance)
     notify_admins(
         instance.tenant_id,
         Message(
             "workflow.stalled",
-            "A workflow is stuck: nobody can approve its step",
-            f"Step {(step or 0) + 1} of workflow instance {instance.id} has no active approver "
-            "and no escalation. Edit the people or cancel the instance.",
-            {"workflowInstanceId": instance.id, "step": step},
+            f"A workflow is stuck on “{about['title']}”: nobody can approve its step",
+            f"Step {(step or 0) + 1} of the workflow on {about['kind']} “{about['title']}” has "
+            "no active approver and no escalation. Edit the people or cancel the workflow.",
+            {SUBJECT_KEY: instance.id, "step": step, **about["data"]},
         ),
         f"workflow-stalled:{instance.id}:{step}",
     )
 
 
+def subject_of(instance: WorkflowInstance) -> dict[str, Any]:
+    """What the instance is about, in words for a notification: its kind, its title (a
+    document's title, a form's name) and the ids a reader follows (`documentId`, ...)."""
+    ref = {"subject": {"type": instance.subject_type, "id": instance.subject_id}}
+    if instance.subject_type == "document":
+        document = Document.find_for_tenant(instance.subject_id, instance.tenant_id)
+        title = document.title if document is not None else instance.subject_id
+        data = {**ref, "documentId": instance.subject_id, "subjectTitle": title}
+        return {"kind": "document", "title": title, "data": data}
+    submission = FormSubmission.find_for_tenant(instance.subject_id, instance.tenant_id)
+    form = Form.find_for_tenant(submission.form_id, instance.tenant_id) if submission else None
+    title = f"{form.name} submission" if form is not None else instance.subject_id
+    return {"kind": "form submission", "title": title, "data": {**ref, "subjectTitle": title}}
+
+
 def _tell_approver(instance: WorkflowInstance, user_id: str) -> None:
     step = instance.current_step or 0
+    about = subject_of(instance)
     notify(
         instance.tenant_id,
         user_id,
         Message(
             "workflow.approval_waiting",
-            f"Approval waiting: {instance.steps[step]['name']}",
-            f"A {instance.subject_type} waits for your approval (step {step + 1} of "
-            f"{len(instance.steps)}).",
-            {
-                "workflowInstanceId": instance.id,
-                "step": step,
-                "subject": {"type": instance.subject_type, "id": instance.subject_id},
-            },
+            f"Approval waiting: “{about['title']}”",
+            f"The {about['kind']} “{about['title']}” waits for your approval at step "
+            f"{step + 1} of {len(instance.steps)} ({instance.steps[step]['name']}).",
+            {SUBJECT_KEY: instance.id, "step": step, **about["data"]},
         ),
         f"approval:{instance.id}:{step}:{user_id}",
     )

@@ -104,7 +104,7 @@ _STEPS = TypeAdapter(Steps)
 
 
 class StepsInput:
-    """Steps typed as JSON text (the portal's editor)."""
+    """Steps from the portal's editor: its form (as plain dicts) or its advanced JSON view."""
 
     @staticmethod
     def parse(text: str) -> list[dict[str, Any]]:
@@ -112,6 +112,12 @@ class StepsInput:
         if len(text) > 200_000:
             raise ValueError("The steps are too long.")
         return [step.stored() for step in _STEPS.validate_json(text or "null")]
+
+    @staticmethod
+    def validate(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The stored steps from the form's dicts, or pydantic's ValidationError (every bad
+        field, each with its location)."""
+        return [step.stored() for step in _STEPS.validate_python(steps)]
 
 
 Description = Annotated[str, StringConstraints(strip_whitespace=True, max_length=2000)]

@@ -47,9 +47,15 @@ def test_the_dashboard_draws_the_analytics_charts(app, server, tenant, create_us
         for name in CHARTS:
             figure = page.locator(f"#chart-{name}")
             expect(figure.locator("svg[role='img'] title").first).to_be_attached()
-            expect(figure.locator("polyline.chart-line")).not_to_have_count(0)
+            # A line where there are figures; a grey "no data" band where there are none.
+            expect(figure.locator("polyline.chart-line, rect.chart-nodata")).not_to_have_count(0)
             # The table view is there for screen readers, and opens for anyone.
             expect(figure.locator("table caption")).to_be_attached()
+        # Nothing decided, nothing delivered: days without data, not 0 h and 0 %.
+        expect(page.locator("#chart-cycle rect.chart-nodata")).to_have_count(31)
+        expect(page.locator("#chart-cycle polyline.chart-line")).to_have_count(0)
+        expect(page.locator("#chart-webhooks rect.chart-nodata")).to_have_count(31)
+        expect(stats).not_to_contain_text("0.0 h")
         uploads = page.locator("#chart-uploads")
         uploads.locator("summary").click()
         expect(uploads.locator("tbody tr")).to_have_count(31)

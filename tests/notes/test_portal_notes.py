@@ -52,6 +52,11 @@ def test_htmx_swaps_the_panel_and_shows_a_refusal_in_it(admin_client, document):
     assert '<p class="note-body">first</p>' in html and "<html" not in html
     blank = admin_client.post(f"/documents/{document}/notes", data={"body": "  "}, headers=headers)
     assert blank.status_code == 200 and 'role="alert"' in blank.get_data(as_text=True)
+    long = admin_client.post(
+        f"/documents/{document}/notes", data={"body": "x" * 10_001}, headers=headers
+    ).get_data(as_text=True)
+    assert "Shorten this to 10000 characters or fewer" in long  # our words, not pydantic's
+    assert "String should have" not in long
     second = admin_client.post(
         f"/documents/{document}/notes", data={"body": "second"}, headers=headers
     )
@@ -129,4 +134,5 @@ def test_a_mention_notification_links_to_the_notes(
     write_note(document, "@member@acme.example have a look")
     signed_in(member)
     page = client.get("/notifications").get_data(as_text=True)
-    assert f'href="/documents/{document}#notes"' in page
+    opened = client.get(page.split('class="notification-link"><a href="')[1].split('"')[0])
+    assert opened.headers["Location"] == f"/documents/{document}#notes"

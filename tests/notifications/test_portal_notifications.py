@@ -19,15 +19,19 @@ def bell_count(html: str) -> int | None:
 def test_the_bell_counts_and_the_page_lists(admin_client, admin, notify):
     assert bell_count(admin_client.get("/").get_data(as_text=True)) is None
     first = notify(admin, "Webhook endpoint disabled", body="https://x.example stopped")
-    notify(admin, "Key due", type="api_key.rotation_due", data={"keyId": "key_123"})
+    key_due = notify(admin, "Key due", type="api_key.rotation_due", data={"keyId": "key_123"})
     home = admin_client.get("/").get_data(as_text=True)
     assert bell_count(home) == 2 and 'aria-label="Notifications: 2 unread"' in home
     page = admin_client.get("/notifications").get_data(as_text=True)
     assert "Webhook endpoint disabled" in page and "https://x.example stopped" in page
-    assert 'href="/keys/key_123"' in page  # the notification links to its subject
+    # The notification links to its subject, through a link that reads it on the way.
+    assert f'href="/notifications/{key_due}/open"' in page and "Open the API key" in page
     assert page.index("Key due") < page.index("Webhook endpoint disabled")  # newest first
     poll = admin_client.get("/notifications/bell").get_data(as_text=True)
     assert bell_count(poll) == 2 and 'hx-trigger="every 60s"' in poll
+    opened = admin_client.get(f"/notifications/{key_due}/open")
+    assert opened.status_code == 302 and opened.headers["Location"] == "/keys/key_123"
+    assert bell_count(admin_client.get("/notifications/bell").get_data(as_text=True)) == 1
     assert first
 
 

@@ -1,6 +1,6 @@
 """The portal's Approvals inbox, an instance's page (decide with a comment, htmx or plain form;
-cancel), and the Workflows pages where admins define steps as JSON. CSRF on every form;
-another person's or tenant's instance is not theirs to act on."""
+cancel), and the Workflows pages where admins define steps in a form (JSON as an advanced
+view). CSRF on every form; another person's or tenant's instance is not theirs to act on."""
 
 from __future__ import annotations
 
@@ -96,40 +96,104 @@ def test_a_subject_is_previewed_only_from_the_instances_tenant(
         assert "their secret terms" not in page.get_data(as_text=True)
 
 
-def test_admins_define_workflows_as_json(client, tenant, people, flow):
+def _step(i: int, name: str, approvers: list[str], **more: str) -> dict[str, object]:
+    return {f"steps-{i}-name": name, f"steps-{i}-approvers": approvers,
+            **{f"steps-{i}-{k}": v for k, v in more.items()}}  # fmt: skip
+
+
+def test_admins_define_workflows_in_a_form_of_steps(client, tenant, people, flow):
     sign_in(client, tenant.id, people["dee"].email)
     form = client.get("/workflows/new").get_data(as_text=True)
-    assert "Steps (JSON)" in form and "dueInHours" in form
-    bad = post(client, "/workflows/new", {"name": "Pay", "steps": '[{"name": "x"}]'})
-    assert bad.status_code == 422 and "approvers" in bad.get_data(as_text=True)
+    assert 'id="steps-0-name"' in form and "Add a step" in form and "Steps (JSON)" in form
+    assert people["ann"].email in form  # approvers are picked from the people
+    # Errors in words, each tied to its field; no library's text.
+    bad = post(
+        client,
+        "/workflows/new",
+        {"name": "", "step_count": "1", **_step(0, "", [], dueInHours="soon")},
+    )
+    text = bad.get_data(as_text=True)
+    assert bad.status_code == 422
+    assert 'id="name-errors"' in text and "Give the workflow a name." in text
+    assert 'id="steps-0-name-errors"' in text and 'id="steps-0-approvers-errors"' in text
+    assert 'id="steps-0-dueInHours-errors"' in text and "Enter a whole number." in text
+    assert "pydantic" not in text and "Input should" not in text
     unknown = post(
         client,
         "/workflows/new",
-        {"name": "Pay", "steps": json.dumps([{"name": "x", "approvers": [{"user": "usr_no"}]}])},
+        {"name": "Pay", "step_count": "1", **_step(0, "x", [], emails="nobody@acme.example")},
     )
-    assert unknown.status_code == 422 and "steps.0.approvers.0" in unknown.get_data(as_text=True)
-    steps = [{"name": "Finance", "approvers": [{"email": people["ann"].email}]}]
-    saved = post(client, "/workflows/new", {"name": "Pay", "steps": json.dumps(steps)})
+    text = unknown.get_data(as_text=True)
+    assert unknown.status_code == 422 and 'id="steps-0-approvers-errors"' in text
+    assert "Approver 1: No user of this tenant has this e-mail address." in text
+    saved = post(
+        client,
+        "/workflows/new",
+        {
+            "name": "Pay",
+            "step_count": "1",
+            **_step(0, "Finance", [f"user:{people['ann'].id}", "role:admin"], mode="all",
+                    dueInHours="48", escalateTo=f"user:{people['dee'].id}"),
+        },
+    )  # fmt: skip
     assert saved.status_code == 302
     listing = client.get("/workflows").get_data(as_text=True)
     assert "Pay" in listing and "Finance" in listing
     [definition] = flow.client.get("/api/v1/workflows", headers=flow.key_headers).get_json()["data"]
-    steps[0]["name"] = "Finance team"
+    [step] = definition["steps"]
+    assert (step["name"], step["mode"], step["dueInHours"]) == ("Finance", "all", 48)
+    assert [a["user"] or a["role"] for a in step["approvers"]] == [people["ann"].id, "admin"]
+    assert step["escalateTo"]["user"] == people["dee"].id
+    editor = client.get(f"/workflows/{definition['id']}/edit").get_data(as_text=True)
+    assert f'value="user:{people["ann"].id}" selected' in editor
     edited = post(
         client,
         f"/workflows/{definition['id']}/edit",
-        {"name": "Pay", "steps": json.dumps(steps)},
+        {"name": "Pay", "step_count": "1", **_step(0, "Finance team", ["role:admin"])},
     )
     assert edited.status_code == 302
-    assert (
-        flow.client.get(
-            f"/api/v1/workflows/{definition['id']}", headers=flow.key_headers
-        ).get_json()["data"]["version"]
-        == 2
-    )
+    again = flow.client.get(f"/api/v1/workflows/{definition['id']}", headers=flow.key_headers)
+    assert again.get_json()["data"]["version"] == 2
     sign_in(client, tenant.id, people["ann"].email)  # a member: no Workflows pages
     assert client.get("/workflows").status_code == 403
-    assert post(client, "/workflows/new", {"name": "x", "steps": "[]"}).status_code == 403
+    assert post(client, "/workflows/new", {"name": "x", "step_count": "0"}).status_code == 403
+
+
+def test_the_editor_adds_removes_and_reorders_steps_without_saving(client, tenant, people, flow):
+    sign_in(client, tenant.id, people["dee"].email)
+    two = {"name": "Pay", "step_count": "2", **_step(0, "First", ["role:admin"]),
+           **_step(1, "Second", ["role:member"])}  # fmt: skip
+    added = post(client, "/workflows/new", {**two, "op": "add"}).get_data(as_text=True)
+    assert 'name="step_count" value="3"' in added and 'id="steps-2-name"' in added
+    moved = post(client, "/workflows/new", {**two, "op": "up-1"}).get_data(as_text=True)
+    assert moved.index('value="Second"') < moved.index('value="First"')
+    removed = post(client, "/workflows/new", {**two, "op": "remove-0"}).get_data(as_text=True)
+    assert 'value="First"' not in removed and 'name="step_count" value="1"' in removed
+    # A tampered count or index changes nothing and breaks nothing.
+    for op in ("remove-99", "up-x", "down-1"):
+        assert post(client, "/workflows/new", {**two, "op": op}).status_code == 200
+    huge = post(client, "/workflows/new", {"name": "x", "step_count": "100000", "op": "add"})
+    assert huge.status_code == 200 and "at most 20 steps" in huge.get_data(as_text=True)
+    listed = flow.client.get("/api/v1/workflows", headers=flow.key_headers).get_json()["data"]
+    assert listed == []  # nothing was saved
+
+
+def test_the_json_view_loads_into_the_form_with_human_errors(client, tenant, people):
+    sign_in(client, tenant.id, people["dee"].email)
+    base = {"name": "Pay", "step_count": "0", "op": "json"}
+    broken = post(client, "/workflows/new", {**base, "steps_json": "[{"})
+    text = broken.get_data(as_text=True)
+    assert broken.status_code == 422 and "not valid JSON" in text
+    assert "pydantic.dev" not in text and "json_invalid" not in text
+    wrong = post(
+        client, "/workflows/new", {**base, "steps_json": '[{"name": "x", "mode": "most"}]'}
+    )
+    text = wrong.get_data(as_text=True)
+    assert "Step 1, mode: Choose one of: any, all." in text
+    assert "Step 1, approvers: This is required." in text and "pydantic" not in text
+    good = json.dumps([{"name": "Legal", "approvers": [{"role": "admin"}]}])
+    loaded = post(client, "/workflows/new", {**base, "steps_json": good}).get_data(as_text=True)
+    assert 'id="steps-0-name"' in loaded and 'value="Legal"' in loaded
 
 
 def test_the_document_page_shows_its_workflow(client, tenant, flow, people, document_id):
