@@ -1,5 +1,7 @@
-"""The web workers' entry point builds the app without the operator commands, and without
-the S3 client's libraries where the blobs are on local disk (services/documents/s3_storage.py)."""
+"""The web workers' entry point builds the app without the operator commands, without the S3
+client's libraries where the blobs are on local disk (services/documents/s3_storage.py), and
+without the libraries of optional capabilities, which load on first use
+(services/core/lazy.py)."""
 
 from __future__ import annotations
 
@@ -35,6 +37,51 @@ def test_web_workers_do_not_import_what_they_do_not_use(base_config):
     imported, blueprints = out.stdout.splitlines()
     assert imported == "[]"
     assert "'api'" in blueprints and "'portal'" in blueprints
+
+
+# Libraries only optional capabilities or jobs use (passkeys, push providers, S3, thumbnails,
+# embeddings, the classifier, IMAP, document parsers): a web worker loads them on first use
+# (services/core/lazy.py), so one that never needs them neither holds them nor waits for them.
+OPTIONAL_LIBRARIES = (
+    "PIL", "sklearn", "numpy", "scipy", "boto3", "botocore", "s3transfer", "webauthn",
+    "pywebpush", "py_vapid", "aiohttp", "http_ece", "google.auth", "google.oauth2", "httpx",
+    "imap_tools", "pypdf", "docx", "rapidfuzz", "sqlite_vec", "sentence_transformers",
+)  # fmt: skip
+
+
+def test_web_workers_leave_the_optional_libraries_unloaded(base_config):
+    probe = (
+        f"import sys, wsgi; print(sorted(m for m in {OPTIONAL_LIBRARIES!r} if m in sys.modules))"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": base_config["SQLALCHEMY_DATABASE_URI"],
+        "REDIS_URL": base_config["REDIS_URL"],
+        "SECRET_KEY": "test-secret-key-for-the-wsgi-probe",
+        "DMS_ENV_FILE": os.devnull,
+        "DMS_STORAGE": "local",
+        "DMS_EMBEDDINGS": "none",
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_lazy_module_imports_its_library_on_first_use():
+    probe = (
+        "import sys; from services.core import lazy; "
+        "colorsys = lazy.module('colorsys'); "
+        "print('colorsys' in sys.modules, repr(colorsys).endswith('not loaded yet>')); "
+        "print(colorsys.rgb_to_hsv(1, 0, 0), 'colorsys' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+
+    assert out.stdout.splitlines() == ["False True", "(0.0, 1.0, 1) True"]
 
 
 def test_the_flask_command_still_has_migrations_and_operator_commands(app):
