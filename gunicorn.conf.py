@@ -28,7 +28,8 @@ def memory_bytes() -> int:
 def worker_count(cpus: int, memory: int, share: float, per_worker: int) -> int:
     """Web worker processes: one per CPU (a gthread worker's threads wait on I/O, so more
     processes than cores buy nothing but memory), and no more than `share` of the host's
-    memory holds at `per_worker` bytes each; at least one. docs/operations.md, "Sizing"."""
+    memory holds at `per_worker` bytes each; at least one. docs/operations.md, "Memory and
+    workers"."""
     by_memory = int(memory * share) // per_worker if memory and per_worker else cpus
     return max(1, min(cpus, by_memory))
 
