@@ -29,6 +29,31 @@ class App(Flask):
             response.headers["Allow"] = ", ".join(sorted(by_rule[rule.rule]))
         return response
 
+    def warm(self) -> None:
+        """What each process would otherwise do on its first requests and keep to itself:
+        the ORM's mappers configured and every template compiled. Done once in gunicorn's
+        master before it forks (gunicorn.conf.py), the workers share the result."""
+        from sqlalchemy.orm import configure_mappers
+
+        configure_mappers()
+        for name in self.jinja_env.list_templates(filter_func=lambda n: n.endswith(".html")):
+            self.jinja_env.get_template(name)
+
+    def after_fork(self) -> None:
+        """In a process forked from the one that built the app (gunicorn's workers under
+        `preload_app`, gunicorn.conf.py): forget the database and Redis connections inherited
+        from the parent, without closing the parent's sockets, so no connection is ever
+        shared between two processes. Each worker opens its own on first use."""
+        from extensions import db, redis_store
+        from services.core import read_engine
+
+        with self.app_context():
+            engines = [*db.engines.values(), read_engine.engine()]
+        for engine in engines:
+            if engine is not None:
+                engine.dispose(close=False)
+        redis_store.pool_for(self).reset()
+
 
 def create_app(config: Mapping[str, Any] | None = None, *, commands: bool = True) -> Flask:
     """Build the app from the environment (and `.env`), then apply `config` overrides.

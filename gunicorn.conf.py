@@ -1,11 +1,57 @@
 """Production web server settings: `gunicorn wsgi:app` reads this file."""
 
-import multiprocessing
+import gc
 import os
 
+MiB = 1024 * 1024
+
+
+def memory_bytes() -> int:
+    """The memory this host gives us: the cgroup's limit when it sets one, else MemTotal."""
+    try:
+        with open("/sys/fs/cgroup/memory.max") as limit:
+            value = limit.read().strip()
+        if value != "max":
+            return int(value)
+    except (OSError, ValueError):
+        pass
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def worker_count(cpus: int, memory: int, share: float, per_worker: int) -> int:
+    """Web worker processes: one per CPU (a gthread worker's threads wait on I/O, so more
+    processes than cores buy nothing but memory), and no more than `share` of the host's
+    memory holds at `per_worker` bytes each; at least one. docs/operations.md, "Memory and
+    workers"."""
+    by_memory = int(memory * share) // per_worker if memory and per_worker else cpus
+    return max(1, min(cpus, by_memory))
+
+
 bind = os.environ.get("DMS_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
-threads = int(os.environ.get("DMS_THREADS", "4"))
+# WEB_CONCURRENCY overrides the formula; DMS_WEB_MEMORY_SHARE and DMS_WORKER_MEMORY_MB tune it.
+workers = int(
+    os.environ.get("WEB_CONCURRENCY")
+    or worker_count(
+        os.cpu_count() or 1,
+        memory_bytes(),
+        float(os.environ.get("DMS_WEB_MEMORY_SHARE", "0.25")),
+        int(os.environ.get("DMS_WORKER_MEMORY_MB", "64")) * MiB,
+    )
+)
+threads = int(os.environ.get("DMS_THREADS", "8"))
+# The app is built once, in the master, and the workers fork from it: its code and read-only
+# data are shared copy-on-write (gc.freeze keeps the collector from writing to every object's
+# header in each worker). Each worker forgets the connections the master made (post_fork).
+# A HUP then restarts the workers on the master's code: deploy new code with a restart
+# (docs/operations.md). DMS_PRELOAD=0 builds the app in each worker instead.
+preload_app = os.environ.get("DMS_PRELOAD", "1") != "0"
 # gunicorn's threaded worker, whose refusals of what its parser cannot accept answer in the
 # JSON envelope rather than in HTML (web_server.py).
 worker_class = "web_server.EnvelopeThreadWorker"
@@ -32,3 +78,16 @@ def child_exit(server, worker):
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+def when_ready(server):
+    # After the preloaded app is built, before the first fork: what exists now is shared.
+    if preload_app:
+        server.app.wsgi().warm()  # app.App.warm: templates and mappers, once for all
+        gc.collect()
+        gc.freeze()
+
+
+def post_fork(server, worker):
+    if preload_app:
+        server.app.wsgi().after_fork()  # app.App.after_fork: no connection crosses a fork

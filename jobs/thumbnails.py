@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from services.core import transaction
 from services.search import limits
-from services.thumbnails import thumbnails
+from services.thumbnails import drawing, thumbnails
 
 # The jobs the worker runs under the extraction limits.
 JOBS_UNDER_LIMITS = frozenset({thumbnails.THUMBNAIL_JOB})
@@ -21,10 +21,10 @@ def make_thumbnail(tenant_id: str, document_id: str, version_number: int) -> str
     if attempt is None:
         return None
     try:
-        drawn = thumbnails.draw(attempt)
+        drawn = drawing.draw(attempt)
     except limits.PROCESS_LIMIT_ERRORS as exc:
         # A limit is the document's outcome, not a crash: the type icon with the reason, and
         # the job returns normally so that RQ does not retry it (a retry would hit it again).
         limits.stand_down()
-        drawn = thumbnails.fallback(attempt, limits.reason(exc))
+        drawn = drawing.fallback(attempt, limits.reason(exc))
     return transaction.transactional(thumbnails.store)(attempt, drawn)

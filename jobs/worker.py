@@ -11,9 +11,14 @@ here.
 
 A worker that dies without its warm shutdown (`kill -9`, the OOM killer, a lost host) leaves
 RQ's scheduler lock, its registration and the jobs it was running behind. Every worker runs a
-scheduler process on standby (`StandbyScheduler`) that takes the lock as soon as it is free,
-and a worker starting (or at its maintenance) buries the dead workers of its own host
-(`AppWorker.bury_dead_workers`), so their jobs fail now, not when their heartbeat lapses."""
+scheduler on standby (`StandbyScheduler`) that takes the lock as soon as it is free, and a
+worker starting (or at its maintenance) buries the dead workers of its own host
+(`AppWorker.bury_dead_workers`), so their jobs fail now, not when their heartbeat lapses.
+
+The scheduler is a thread of the worker's process, not the process RQ forks for it: it only
+moves due jobs onto their queues once a second, and a process of its own held a second copy
+of the app (about 70 MiB PSS, bench/footprint.py). It dies with the worker, so a worker
+killed outright leaves no orphan scheduler behind."""
 
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ import os
 import resource
 import signal
 import socket
+import threading
 from datetime import datetime
 
 from flask import Flask
@@ -153,6 +159,13 @@ class AppWorker(Worker):
         )
         self.scheduler.acquire_locks(auto_start=True)
 
+    def stop_scheduler(self) -> None:
+        """Stop the scheduler thread (RQ's own stops a process by signal)."""
+        if isinstance(self.scheduler, StandbyScheduler):
+            self.scheduler.halt()
+            return
+        super().stop_scheduler()
+
     def perform_job(self, job: Job, queue: Queue) -> bool:
         assert self.flask_app is not None
         with self.flask_app.app_context():
@@ -176,9 +189,45 @@ class AppWorker(Worker):
 
 
 class StandbyScheduler(RQScheduler):
-    """RQ's scheduler, run by every worker: the holder of a queue's lock moves its due jobs
-    onto the queue, the others try for the lock every SCHEDULER_RETRY_SECONDS. A lock whose
-    holder ran on this host and whose process is gone is taken at once."""
+    """RQ's scheduler, run by every worker in a thread of its own: the holder of a queue's
+    lock moves its due jobs onto the queue, the others try for the lock every
+    SCHEDULER_RETRY_SECONDS. A lock whose holder ran on this host and whose process is gone
+    is taken at once."""
+
+    _halt: threading.Event | None = None
+
+    def start(self) -> threading.Thread:  # type: ignore[override]
+        """RQ's `work` loop in a daemon thread of this process (RQ forks a process for it);
+        `_process` is what RQ's worker checks with `is_alive()`."""
+        self._status = self.Status.STARTED
+        self._stop_requested = False
+        self._halt = threading.Event()
+        self._process = threading.Thread(target=self._run, name="rq-scheduler", daemon=True)
+        self._process.start()
+        return self._process
+
+    def _run(self) -> None:
+        self.register_birth()
+        assert self._halt is not None
+        while not self._stop_requested:
+            try:
+                if self.should_reacquire_locks:
+                    self.acquire_locks()
+                self.heartbeat()
+                self.enqueue_scheduled_jobs()
+            except RedisError as exc:  # Redis away: keep trying, as the worker does
+                self.log.warning("scheduler: %s", exc)
+            self._halt.wait(self.interval)
+        self.stop()
+
+    def halt(self, timeout: float = 10) -> None:
+        """End the thread: it releases its locks and its registration on the way out."""
+        self._stop_requested = True
+        if self._halt is not None:
+            self._halt.set()
+        thread = self._process
+        if isinstance(thread, threading.Thread) and thread.is_alive():
+            thread.join(timeout)
 
     @property
     def should_reacquire_locks(self) -> bool:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make run`: migrate, seed the demo tenant, then serve through gunicorn (gunicorn.conf.py,
-# workers from the CPU count) with the job worker and its scheduler beside it, all on
+# workers from the CPU count and memory) with the job worker beside it, all on
 # 127.0.0.1. Ctrl-C (or TERM) stops all of them and what they started; so does either one dying.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ field() { printf '%s\n' "$seed" | sed -n "s/^$1: *//p"; }
 tenant="$(field tenant)"; login="$(field login)"; password="$(field password)"; key="$(field 'api key')"
 
 # Job control: each child starts its own process group (gunicorn's master and workers; the
-# job worker and its scheduler), so stopping a group reaches a process its parent left behind.
+# job worker and its work horses), so stopping a group reaches a process its parent left behind.
 set -m
 pids=()
 # TERM each group, give them 10 s for a warm shutdown (a job in progress, open requests),
@@ -49,7 +49,7 @@ pids+=($!)
 cat <<MSG
 
   Document Management Service is starting at http://127.0.0.1:$PORT/
-  (gunicorn, the job worker and its scheduler; Ctrl-C stops them all)
+  (gunicorn and the job worker with its scheduler; Ctrl-C stops them all)
 
   Portal login:  http://127.0.0.1:$PORT/login
     workspace:   $tenant

@@ -19,12 +19,14 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 from flask import current_app
 
 from services.copilot import extractive
 from services.copilot.extractive import Answer
 from services.copilot.retrieval import RetrievedPassage
+from services.core import lazy
+
+httpx = lazy.module("httpx")  # loads with the first outbound call
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, BinaryIO
 
-from botocore.exceptions import ClientError
-
+from services.core import lazy
 from services.documents.storage import (
     _SHA256,
     _TENANT_ID,
@@ -31,6 +30,9 @@ from services.documents.storage import (
 )
 
 # S3's smallest part (except the last) is 5 MiB; 8 MiB is boto3's own default.
+# botocore loads with the first S3 store, as boto3 does (make_client).
+botocore_errors = lazy.module("botocore.exceptions")
+
 DEFAULT_PART_SIZE = 8 * 1024 * 1024
 MIN_PART_SIZE = 5 * 1024 * 1024
 _MISSING = {"404", "NoSuchKey", "NotFound", "NoSuchUpload"}
@@ -54,7 +56,7 @@ def make_client(endpoint_url: str | None, region: str | None) -> Any:
     return boto3.client("s3", endpoint_url=endpoint_url, region_name=region, config=config)
 
 
-def _missing(error: ClientError) -> bool:
+def _missing(error: botocore_errors.ClientError) -> bool:
     return str(error.response.get("Error", {}).get("Code")) in _MISSING
 
 
@@ -152,7 +154,7 @@ class S3BlobStore:
     def _abort(self, key: str, upload_id: str) -> None:
         try:
             self.client.abort_multipart_upload(Bucket=self.bucket, Key=key, UploadId=upload_id)
-        except ClientError as error:
+        except botocore_errors.ClientError as error:
             if not _missing(error):
                 raise
 
@@ -186,7 +188,7 @@ class S3BlobStore:
         aside = f"{self._TMP}{tenant_id}-{sha256}-{uuid.uuid4().hex}.deleting"
         try:
             self._copy(final, aside)
-        except ClientError as error:
+        except botocore_errors.ClientError as error:
             if _missing(error):
                 return True  # already gone (a retried job)
             raise
@@ -257,7 +259,7 @@ class S3BlobStore:
     def _exists(self, key: str) -> bool:
         try:
             self.client.head_object(Bucket=self.bucket, Key=key)
-        except ClientError as error:
+        except botocore_errors.ClientError as error:
             if _missing(error):
                 return False
             raise
@@ -268,7 +270,7 @@ class S3BlobStore:
         key = self.key_for(tenant_id, sha256)
         try:
             return int(self.client.head_object(Bucket=self.bucket, Key=key)["ContentLength"])
-        except ClientError as error:
+        except botocore_errors.ClientError as error:
             if _missing(error):
                 raise FileNotFoundError(key) from None
             raise
@@ -290,7 +292,7 @@ class S3Reader(io.RawIOBase):
         extra = {"Range": f"bytes={position}-"} if position else {}
         try:
             answer = self._client.get_object(Bucket=self._bucket, Key=self._key, **extra)
-        except ClientError as error:
+        except botocore_errors.ClientError as error:
             code = str(error.response.get("Error", {}).get("Code"))
             if code == "InvalidRange":  # at or past the end: nothing left to read
                 self._body, self._position = None, position

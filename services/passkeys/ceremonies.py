@@ -17,32 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from webauthn import (
-    base64url_to_bytes,
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.parse_authentication_credential_json import (
-    parse_authentication_credential_json,
-)
-from webauthn.helpers.parse_registration_credential_json import (
-    parse_registration_credential_json,
-)
-from webauthn.helpers.structs import (
-    AttestationConveyancePreference,
-    AuthenticationCredential,
-    AuthenticatorSelectionCriteria,
-    AuthenticatorTransport,
-    PublicKeyCredentialDescriptor,
-    RegistrationCredential,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 import clock
 from errors import DomainError, conflict
@@ -50,8 +24,15 @@ from extensions import db
 from models import Passkey, User
 from services.accounts import users
 from services.audit import audit_log
+from services.core import lazy
 from services.core.actors import Actor
 from services.passkeys import challenges, credentials
+
+# py_webauthn (and the cryptography it brings) loads with the first passkey ceremony.
+webauthn = lazy.module("webauthn")
+webauthn_helpers = lazy.module("webauthn.helpers")
+webauthn_errors = lazy.module("webauthn.helpers.exceptions")
+structs = lazy.module("webauthn.helpers.structs")
 
 log = logging.getLogger("dms.passkeys")
 
@@ -104,7 +85,7 @@ def registration_options(user: User) -> dict[str, Any]:
     their JSON form, excluding the authenticators the user registered already."""
     rp = RelyingParty.from_config()
     challenge_id, challenge = challenges.issue(challenges.REGISTRATION, user.tenant_id, user.id)
-    options = generate_registration_options(
+    options = webauthn.generate_registration_options(
         rp_id=rp.id,
         rp_name=rp.name,
         user_id=user_handle(user),
@@ -112,16 +93,16 @@ def registration_options(user: User) -> dict[str, Any]:
         user_display_name=user.name or user.email,
         challenge=challenge,
         timeout=challenges.TTL_SECONDS * 1000,
-        attestation=AttestationConveyancePreference.NONE,
-        authenticator_selection=AuthenticatorSelectionCriteria(
+        attestation=structs.AttestationConveyancePreference.NONE,
+        authenticator_selection=structs.AuthenticatorSelectionCriteria(
             # Discoverable when the authenticator can (sign-in without typing an email);
             # security keys with no room left still register, for sign-in by email.
-            resident_key=ResidentKeyRequirement.PREFERRED,
-            user_verification=UserVerificationRequirement.PREFERRED,
+            resident_key=structs.ResidentKeyRequirement.PREFERRED,
+            user_verification=structs.UserVerificationRequirement.PREFERRED,
         ),
         exclude_credentials=[_descriptor(p) for p in credentials.list_for_user(user)],
     )
-    return {"challengeId": challenge_id, "publicKey": json.loads(options_to_json(options))}
+    return {"challengeId": challenge_id, "publicKey": json.loads(webauthn.options_to_json(options))}
 
 
 def register(
@@ -134,8 +115,10 @@ def register(
         raise DomainError(400, INVALID, EXPIRED, "challengeId")
     rp = RelyingParty.from_config()
     try:
-        parsed: RegistrationCredential = parse_registration_credential_json(credential)
-        verified = verify_registration_response(
+        parsed: structs.RegistrationCredential = (
+            webauthn_helpers.parse_registration_credential_json(credential)
+        )
+        verified = webauthn.verify_registration_response(
             credential=parsed,
             expected_challenge=challenge.value,
             expected_rp_id=rp.id,
@@ -144,7 +127,7 @@ def register(
         )
     except Exception as error:  # malformed input of any kind is the client's, never a 500
         raise DomainError(400, INVALID, _explain(error), "credential") from None
-    credential_id = bytes_to_base64url(verified.credential_id)
+    credential_id = webauthn_helpers.bytes_to_base64url(verified.credential_id)
     if credentials.find(credential_id) is not None:
         raise conflict("This passkey is registered already.")
     passkey = Passkey(
@@ -183,7 +166,7 @@ def authentication_options(tenant_id: str, email: str | None = None) -> dict[str
     (an unknown email gets a stand-in, so the answer does not tell who has an account);
     without, none listed, and the authenticator offers its discoverable passkeys."""
     rp = RelyingParty.from_config()
-    allowed: list[PublicKeyCredentialDescriptor] | None = None
+    allowed: list[structs.PublicKeyCredentialDescriptor] | None = None
     user = users.find_user(tenant_id, email.strip()) if email else None
     if email:
         own = credentials.list_for_user(user) if user is not None and user.is_active else []
@@ -191,14 +174,14 @@ def authentication_options(tenant_id: str, email: str | None = None) -> dict[str
     challenge_id, challenge = challenges.issue(
         challenges.AUTHENTICATION, tenant_id, user.id if user is not None else None
     )
-    options = generate_authentication_options(
+    options = webauthn.generate_authentication_options(
         rp_id=rp.id,
         challenge=challenge,
         timeout=challenges.TTL_SECONDS * 1000,
         allow_credentials=allowed,
-        user_verification=UserVerificationRequirement.PREFERRED,
+        user_verification=structs.UserVerificationRequirement.PREFERRED,
     )
-    return {"challengeId": challenge_id, "publicKey": json.loads(options_to_json(options))}
+    return {"challengeId": challenge_id, "publicKey": json.loads(webauthn.options_to_json(options))}
 
 
 def authenticate(
@@ -208,10 +191,14 @@ def authenticate(
     the outcome (user.login or user.login_failed, method "passkey")."""
     challenge = challenges.take(challenge_id, challenges.AUTHENTICATION)
     try:
-        parsed: AuthenticationCredential | None = parse_authentication_credential_json(credential)
+        parsed: structs.AuthenticationCredential | None = (
+            webauthn_helpers.parse_authentication_credential_json(credential)
+        )
     except Exception:  # refused below with the rest, once the failure is audited
         parsed = None
-    passkey = credentials.find(bytes_to_base64url(parsed.raw_id)) if parsed else None
+    passkey = (
+        credentials.find(webauthn_helpers.bytes_to_base64url(parsed.raw_id)) if parsed else None
+    )
     if passkey is not None and passkey.tenant_id != tenant_id:
         passkey = None  # another workspace's passkey is unknown here
     user = User.find_for_tenant(passkey.user_id, tenant_id) if passkey is not None else None
@@ -232,7 +219,7 @@ def authenticate(
         return attempt.refuse("user handle does not match the passkey's user", NOT_HERE)
     rp = RelyingParty.from_config()
     try:
-        verified = verify_authentication_response(
+        verified = webauthn.verify_authentication_response(
             credential=parsed,
             expected_challenge=challenge.value,
             expected_rp_id=rp.id,
@@ -312,28 +299,32 @@ class _Attempt:
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _descriptor(passkey: Passkey) -> PublicKeyCredentialDescriptor:
-    known = {t.value for t in AuthenticatorTransport}
-    return PublicKeyCredentialDescriptor(
-        id=base64url_to_bytes(passkey.credential_id),
-        transports=[AuthenticatorTransport(t) for t in passkey.transports if t in known] or None,
+def _descriptor(passkey: Passkey) -> structs.PublicKeyCredentialDescriptor:
+    known = {t.value for t in structs.AuthenticatorTransport}
+    return structs.PublicKeyCredentialDescriptor(
+        id=webauthn.base64url_to_bytes(passkey.credential_id),
+        transports=[structs.AuthenticatorTransport(t) for t in passkey.transports if t in known]
+        or None,
     )
 
 
-def _stand_in(tenant_id: str, email: str) -> PublicKeyCredentialDescriptor:
+def _stand_in(tenant_id: str, email: str) -> structs.PublicKeyCredentialDescriptor:
     """The same made-up credential id every time for this workspace and email."""
     secret = current_app.config["SECRET_KEY"].encode()
     message = f"passkey-stand-in:{tenant_id}:{email.strip().lower()}".encode()
-    return PublicKeyCredentialDescriptor(
+    return structs.PublicKeyCredentialDescriptor(
         id=hmac.new(secret, message, hashlib.sha256).digest(),
-        transports=[AuthenticatorTransport.INTERNAL, AuthenticatorTransport.HYBRID],  # the usual
+        transports=[
+            structs.AuthenticatorTransport.INTERNAL,
+            structs.AuthenticatorTransport.HYBRID,
+        ],  # the usual
     )
 
 
 def _reason(error: Exception) -> str:
     """The library's words, for the audit log."""
     text = str(error).replace(" See __cause__ for more info", "").strip()
-    if isinstance(error, WebAuthnException) and error.__cause__ is not None:
+    if isinstance(error, webauthn_errors.WebAuthnException) and error.__cause__ is not None:
         text = f"{text} ({type(error.__cause__).__name__}: {error.__cause__})"
     return text or type(error).__name__
 
@@ -351,6 +342,6 @@ def _explain(error: Exception) -> str:
         return "The passkey's signature does not verify."
     if "user was not present" in text or "user presence" in text:
         return "The authenticator did not confirm that a person was present."
-    if isinstance(error, WebAuthnException):
+    if isinstance(error, webauthn_errors.WebAuthnException):
         return f"The passkey response is not valid: {_reason(error)}"
     return "The passkey response is malformed."

@@ -5,12 +5,13 @@ try later; 403 ExpiredProviderToken: mint a new JWT and try later; anything else
 
 from __future__ import annotations
 
-import httpx
-
+from services.core import lazy
 from services.push import credentials
 from services.push.credentials import ApnsSettings
 from services.push.payloads import Answer, Message, Verdict, dumps, fields
 from services.push.transport import error_text, reason_of, retry_after, timeout
+
+httpx = lazy.module("httpx")  # loads with the first outbound call
 
 CHANNEL = "apns"
 DEAD_TOKEN_REASONS = {"BadDeviceToken", "DeviceTokenNotForTopic", "Unregistered"}

@@ -17,13 +17,16 @@ from functools import cache
 from pathlib import Path
 
 import urllib3
-from google.auth.transport.urllib3 import Request as GoogleRequest
-from google.oauth2 import service_account
 from joserfc import jwt
 from joserfc.jwk import ECKey
 from redis.exceptions import RedisError
 
 from extensions import redis_store
+from services.core import lazy
+
+# google-auth loads with the first FCM message.
+google_urllib3 = lazy.module("google.auth.transport.urllib3")
+service_account = lazy.module("google.oauth2.service_account")
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +85,7 @@ def fcm_token(settings: FcmSettings) -> str:
             timeout=urllib3.Timeout(total=TOKEN_TIMEOUT_SECONDS), retries=False
         )
         try:
-            credentials.refresh(GoogleRequest(http))
+            credentials.refresh(google_urllib3.Request(http))
         finally:
             http.clear()
         expiry = credentials.expiry.timestamp() if credentials.expiry else time.time() + 3600

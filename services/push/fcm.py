@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import orjson
-from google.auth import exceptions as google_errors
 
+from services.core import lazy
 from services.push import credentials
 from services.push.credentials import FcmSettings
 from services.push.payloads import Answer, Message, Verdict, dumps, fields
 from services.push.transport import error_text, reason_of, retry_after, timeout
+
+httpx = lazy.module("httpx")  # loads with the first outbound call
+google_errors = lazy.module("google.auth.exceptions")
 
 CHANNEL = "fcm"
 TTL = "86400s"

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import orjson
 from flask import current_app
 
+from services.core import lazy
 from services.core.outbound import retry_after_seconds
+
+httpx = lazy.module("httpx")  # loads with the first outbound call
 
 MAX_ERROR_BODY = 4096
 

@@ -13,12 +13,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
-from py_vapid import Vapid, VapidException
-from pywebpush import WebPusher, WebPushException
 
-from services.core import outbound
+from services.core import lazy, outbound
 from services.push.payloads import Answer, Message, Verdict, dumps, fields
 from services.push.tokens import PushOptions, endpoint_problem, web_subscription
+
+# pywebpush and py_vapid (with aiohttp, about 40 MiB) load with the first Web Push message.
+py_vapid = lazy.module("py_vapid")
+pywebpush = lazy.module("pywebpush")
 
 CHANNEL = "webpush"
 TTL_SECONDS = 24 * 3600
@@ -33,11 +35,11 @@ class VapidSettings:
     subject: str  # mailto: or https: contact of the operator
 
 
-def vapid_key(settings: VapidSettings) -> Vapid:
+def vapid_key(settings: VapidSettings) -> py_vapid.Vapid:
     value = settings.private_key.strip()
     if "\n" not in value and len(value) < 512 and Path(value).is_file():
-        return Vapid.from_file(value)
-    return Vapid.from_string(value)
+        return py_vapid.Vapid.from_file(value)
+    return py_vapid.Vapid.from_string(value)
 
 
 def public_key(settings: VapidSettings) -> str:
@@ -66,9 +68,9 @@ def send(settings: VapidSettings, stored: str, message: Message, options: PushOp
         "exp": int(time.time()) + VAPID_SECONDS,
     }
     try:
-        encrypted = WebPusher(subscription).encode(body(message), "aes128gcm")
+        encrypted = pywebpush.WebPusher(subscription).encode(body(message), "aes128gcm")
         authorization = vapid_key(settings).sign(claims)["Authorization"]
-    except (WebPushException, VapidException, ValueError) as exc:
+    except (pywebpush.WebPushException, py_vapid.VapidException, ValueError) as exc:
         return Answer(Verdict.FAILED, f"{type(exc).__name__}: {exc}"[:500])
     try:
         target = outbound.resolve(endpoint, allow_private=options.allow_private)

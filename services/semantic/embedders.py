@@ -17,8 +17,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-import httpx
 from flask import current_app
+
+from services.core import lazy
+
+httpx = lazy.module("httpx")  # loads with the first outbound call
 
 KINDS = ("none", "openai", "local")
 # Characters of one input sent to the endpoint: a passage is at most 4,000 (passages.py); a

@@ -13,8 +13,8 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from hashlib import sha256
+from typing import TYPE_CHECKING
 
-from flask import current_app
 from redis.exceptions import RedisError
 from rq import Retry
 from sqlalchemy import select
@@ -26,9 +26,9 @@ from models import Document, DocumentVersion
 from models.base import in_tenant
 from models.thumbnails import DocumentThumbnail, ThumbnailStatus
 from services.core import queue
-from services.documents.blobs import blob_store
-from services.documents.storage import local_path
-from services.thumbnails import render
+
+if TYPE_CHECKING:  # Pillow loads only where pictures are drawn: services/thumbnails/drawing.py
+    from services.thumbnails import render
 
 log = logging.getLogger(__name__)
 
@@ -195,26 +195,6 @@ def begin(tenant_id: str, document_id: str, version_number: int) -> Attempt | No
         version.sha256,
         row.attempts,
     )
-
-
-def draw(attempt: Attempt) -> render.Thumbnail:
-    """The picture of the attempt's version (outside any unit of work: it may take seconds)."""
-    settings = render.Settings.from_config(current_app.config)
-    if attempt.attempts > MAX_ATTEMPTS:
-        reason = f"gave up after {MAX_ATTEMPTS} attempts"
-        return render.icon(attempt.content_type, attempt.filename, settings, reason)
-    try:
-        with local_path(blob_store(), attempt.tenant_id, attempt.sha256) as path:
-            return render.render(path, attempt.content_type, attempt.filename, settings)
-    except FileNotFoundError:
-        reason = "the stored content is missing"
-        return render.icon(attempt.content_type, attempt.filename, settings, reason)
-
-
-def fallback(attempt: Attempt, error: str) -> render.Thumbnail:
-    """The type icon, for an attempt a process limit stopped."""
-    settings = render.Settings.from_config(current_app.config)
-    return render.icon(attempt.content_type, attempt.filename, settings, error)
 
 
 def store(attempt: Attempt, thumbnail: render.Thumbnail) -> str | None:
