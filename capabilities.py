@@ -152,6 +152,10 @@ CAPABILITIES = (
         "bulk", "bulk edits of documents as jobs, their progress",
         "api portal services models templates tests docs jobs",
     ),
+    _capability(
+        "matching", "matching rules run after extraction, the tag classifier",
+        "api portal services models templates tests docs jobs",
+    ),
 )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.keys import SCOPES, ApiKey
 from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.matching import MatchingRule, TagClassifier
 from models.notes import Note
 from models.notifications import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
@@ -71,6 +72,7 @@ __all__ = [
     "InstanceState",
     "Job",
     "JobStatus",
+    "MatchingRule",
     "Message",
     "Note",
     "Notification",
@@ -94,6 +96,7 @@ __all__ = [
     "ShareLink",
     "SharingSettings",
     "SupportStaff",
+    "TagClassifier",
     "Tenant",
     "TextStatus",
     "ThumbnailStatus",

@@ -250,6 +250,16 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType(
+        "matching_rule.applied",
+        "A matching rule changed a document (after its extraction, or applied by a job): what "
+        "it did; the changes also emit document.updated.",
+        {
+            "rule": {"id": "mrl_01jf3x9k2m4n5p6q7r8s9t0v1w", "name": "Invoices"},
+            "documentId": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "actions": {"addedTags": ["invoice"], "metadata": ["supplier"]},
+        },
+    ),
+    EventType(
         TEST_EVENT,
         "Sent by POST /api/v1/webhooks/{id}/test to that endpoint only.",
         {"message": "This is a test event from the Document Management Service."},

@@ -1,0 +1,231 @@
+"""Running rules on a document: after its text is stored (each new document and version) a
+follow-up job runs every enabled rule of the tenant in order; `POST …/{id}/apply` runs one
+rule over existing documents (services/matching/apply.py) with the same `apply_rule`.
+
+The rules run in their own job, not inside the extraction's unit of work: extraction
+commits what it found whatever the rules do, and a rule's failure (a custom field deleted
+since the rule was saved, a trashed document) rolls back that rule's changes only. What a
+rule did is one audit entry on the document, in the rule's name ("tagged by rule …"), and
+one matching_rule.applied event; the changes themselves go through services/documents,
+services/customfields and services/workflows as a person's would, with their own events."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.exceptions import RedisError
+from sqlalchemy import select, update
+
+from errors import DomainError
+from extensions import db
+from models.documents import Document, DocumentStatus
+from models.matching import Algorithm, MatchField, MatchingRule
+from models.search import DocumentText
+from services.audit import audit_log
+from services.bulk import bulk
+from services.core import events, queue, transaction
+from services.core.actors import Actor
+from services.customfields import values as custom_field_values
+from services.documents import documents
+from services.matching import engine, predictions, rules
+
+log = logging.getLogger(__name__)
+
+RUN_RULES = "jobs.matching.run_rules"
+APPLIED = "matching_rule.applied"
+# The classifier's probability at or above which an `auto` rule adds a tag.
+AUTO_THRESHOLD = 0.5
+
+
+@dataclass
+class Reading:
+    """One document as the rules read it: its three texts, the cleaned text fuzzy compares
+    and the classifier's scores, each computed once for all the rules."""
+
+    document: Document
+    _content: str | None = None
+    fuzzy: dict[bool, str] = field(default_factory=dict)
+    _scores: dict[str, float] | None = None
+
+    @property
+    def content(self) -> str:
+        if self._content is None:
+            self._content = (
+                db.session.scalar(
+                    select(DocumentText.text).where(
+                        DocumentText.document_id == self.document.id,
+                        DocumentText.tenant_id == self.document.tenant_id,
+                    )
+                )
+                or ""
+            )
+        return self._content
+
+    def text(self, where: str) -> str:
+        if where == MatchField.TITLE:
+            return self.document.title or ""
+        if where == MatchField.FILENAME:
+            return self.document.filename or ""
+        return self.content
+
+    @property
+    def scores(self) -> dict[str, float]:
+        if self._scores is None:
+            self._scores = predictions.scores(
+                self.document.tenant_id, self.document.title or "", self.content
+            )
+        return self._scores
+
+
+def schedule(document: Document) -> None:
+    """After the extraction's commit, run the tenant's rules on `document` (nothing to do,
+    and no job, when the tenant has no enabled rule)."""
+    if not rules.has_enabled_rules(document.tenant_id):
+        return
+    tenant_id, document_id = document.tenant_id, document.id
+    transaction.after_commit(lambda: _enqueue(tenant_id, document_id))
+
+
+def _enqueue(tenant_id: str, document_id: str) -> None:
+    try:
+        queue.enqueue(RUN_RULES, tenant_id, document_id)
+    except RedisError as exc:  # POST /matching-rules/{id}/apply repairs what a lost job left
+        log.warning(
+            "could not enqueue the matching rules",
+            extra={"document_id": document_id, "error": str(exc)},
+        )
+
+
+def run_rules(tenant_id: str, document_id: str) -> list[str]:
+    """Run every enabled rule of the tenant on the document, in order; the ids of the rules
+    that changed it. A rule that fails leaves the document as the rules before it left it."""
+    lock_document(tenant_id, document_id)
+    document = Document.find_for_tenant(document_id, tenant_id)
+    if document is None or document.status != DocumentStatus.ACTIVE.value:
+        return []
+    reading = Reading(document)
+    applied = []
+    for rule in rules.all_rules(tenant_id, enabled_only=True):
+        try:
+            with db.session.begin_nested():
+                if apply_rule(rule, reading) is not None:
+                    applied.append(rule.id)
+        except DomainError as exc:
+            log.warning(
+                "a matching rule could not change a document",
+                extra={"rule_id": rule.id, "document_id": document_id, "error": exc.message},
+            )
+    return applied
+
+
+def lock_document(tenant_id: str, document_id: str) -> None:
+    """Write the document's row first in the unit of work: two runs on one document wait
+    for each other, and each rule's savepoint opens inside the transaction (pysqlite begins
+    one only before a write; see services/bulk/bulk.py's `claim`)."""
+    db.session.execute(
+        update(Document)
+        .where(Document.id == document_id, Document.tenant_id == tenant_id)
+        .values(current_version=Document.current_version)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def matches(rule: MatchingRule, reading: Reading) -> bool:
+    if rule.algorithm == Algorithm.AUTO:
+        wanted = (rule.actions or {}).get("addTags") or []
+        return any(reading.scores.get(tag, 0.0) >= AUTO_THRESHOLD for tag in wanted)
+    return engine.matches(
+        rule.algorithm,
+        rule.pattern,
+        rule.case_sensitive,
+        reading.text(rule.match_in),
+        reading.fuzzy if rule.match_in == MatchField.CONTENT else None,
+        rule.id,
+    )
+
+
+def apply_rule(
+    rule: MatchingRule, reading: Reading, *, job_id: str | None = None
+) -> dict[str, Any] | None:
+    """If `rule` matches, make its changes to the document; what it did (None: it did not
+    match, or the document already had all of it)."""
+    if not matches(rule, reading):
+        return None
+    document = reading.document
+    actions = rule.actions or {}
+    add = list(actions.get("addTags") or [])
+    if rule.algorithm == Algorithm.AUTO:
+        add = [t for t in add if reading.scores.get(t, 0.0) >= AUTO_THRESHOLD]
+    actor = Actor.system(f"rule {rule.name}")
+    current = document.tag_names
+    added = [t for t in dict.fromkeys(add) if t not in current]
+    changes: dict[str, Any] = {}
+    if added:
+        changes["tags"] = [*current, *added]
+    metadata = actions.get("setMetadata") or {}
+    meta_before = dict(document.meta or {})
+    if metadata:
+        changes["metadata"] = dict(metadata)
+    values = actions.get("setCustomFields") or {}
+    fields_changed: list[str] = []
+    also = None
+    if values:
+
+        def also(changed: Document) -> bool:
+            fields_changed.extend(custom_field_values.set_values(changed, values, actor))
+            return bool(fields_changed)
+
+    if changes or also is not None:
+        documents.update_document(document, changes, actor, also)
+    definition = actions.get("startWorkflow")
+    started = bool(definition) and bulk.start_workflow_once(document, definition, actor)
+    did: dict[str, Any] = {}
+    if added:
+        did["addedTags"] = added
+    meta_changed = sorted(k for k in metadata if meta_before.get(k) != (document.meta or {}).get(k))
+    if meta_changed:
+        did["metadata"] = meta_changed
+    if fields_changed:
+        did["customFields"] = sorted(fields_changed)
+    if started:
+        did["startedWorkflow"] = definition
+    if not did:
+        return None
+    _record(rule, document, actor, did, job_id)
+    return did
+
+
+def summary(rule_name: str, did: dict[str, Any]) -> str:
+    """ "tagged by rule Invoices: invoice, finance; set metadata quarter": what the audit
+    entry says in words."""
+    parts = []
+    if did.get("addedTags"):
+        parts.append(f"tagged by rule {rule_name}: {', '.join(did['addedTags'])}")
+    else:
+        parts.append(f"changed by rule {rule_name}")
+    if did.get("metadata"):
+        parts.append(f"set metadata {', '.join(did['metadata'])}")
+    if did.get("customFields"):
+        parts.append(f"set custom fields {', '.join(did['customFields'])}")
+    if did.get("startedWorkflow"):
+        parts.append(f"started workflow {did['startedWorkflow']}")
+    return "; ".join(parts)
+
+
+def _record(
+    rule: MatchingRule, document: Document, actor: Actor, did: dict[str, Any], job_id: str | None
+) -> None:
+    details = {"ruleId": rule.id, "ruleName": rule.name, "summary": summary(rule.name, did), **did}
+    if job_id:
+        details["jobId"] = job_id
+    audit_log.record(
+        document.tenant_id, actor, APPLIED, target_type="document", target_id=document.id,
+        details=details,
+    )  # fmt: skip
+    events.emit(
+        document.tenant_id,
+        APPLIED,
+        {"rule": {"id": rule.id, "name": rule.name}, "documentId": document.id, "actions": did},
+    )
