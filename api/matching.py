@@ -23,18 +23,18 @@ from services.core.transaction import transactional
 from services.documents import documents
 from services.matching import apply, predictions, rules, wire
 from services.matching.wire import (
-    ActionsIn,
-    ApplyRequest,
+    MatchingRuleActionsIn,
+    MatchingRuleApply,
     MatchingRuleCreate,
     MatchingRuleListQuery,
     MatchingRuleOut,
     MatchingRulePatch,
-    SuggestionsOut,
+    TagSuggestionsOut,
 )
 from tenancy import current_tenant
 
 
-def _may_write(actions: ActionsIn | None = None) -> None:
+def _may_write(actions: MatchingRuleActionsIn | None = None) -> None:
     """A person needs the admin role; a rule that starts a workflow needs workflows:write."""
     if current_credential.kind == "user" and not current_credential.is_admin:
         raise DomainError(403, "FORBIDDEN", "Only an admin changes the tenant's matching rules.")
@@ -136,15 +136,15 @@ def delete_matching_rule(rule_id: str):
 @bp.post("/matching-rules/<rule_id>/apply")
 @require_scope("documents:write")
 @idempotent()
-@json_body(ApplyRequest)
+@json_body(MatchingRuleApply)
 @responds(JobOut, status=202)
 @operation("applyMatchingRule", tag="matching")
-def apply_matching_rule(rule_id: str, body: ApplyRequest):
+def apply_matching_rule(rule_id: str, body: MatchingRuleApply):
     """Run the rule (enabled or not) over documents named by id or matching the documents
     list's filters. Answers 202 with a job (`GET /jobs/{id}`); another tenant's document is
     that document's NOT_FOUND in the job's errors. Accepts Idempotency-Key."""
     rule = rules.get_rule(current_tenant.id, rule_id)
-    _may_write(ActionsIn.model_validate(rule.actions or {}))
+    _may_write(MatchingRuleActionsIn.model_validate(rule.actions or {}))
     job = apply.request_apply(rule, body, current_credential.actor())
     location = url_for("api.get_job", job_id=job.id)
     return ok(job_wire.job_data(job), status=202, headers={"Location": location})
@@ -152,7 +152,7 @@ def apply_matching_rule(rule_id: str, body: ApplyRequest):
 
 @bp.get("/documents/<document_id>/suggestions")
 @require_scope("documents:read")
-@responds(SuggestionsOut)
+@responds(TagSuggestionsOut)
 @operation("suggestDocumentTags", tag="matching")
 def suggest_document_tags(document_id: str):
     """Tags the tenant's classifier suggests for the document (those it does not have yet,

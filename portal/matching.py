@@ -22,7 +22,7 @@ from portal.layout import field_errors
 from services.core.transaction import transactional
 from services.customfields import fields
 from services.matching import apply, rules, training
-from services.matching.wire import ActionsIn, ApplyRequest, MatchIn
+from services.matching.wire import MatchingRuleActionsIn, MatchingRuleApply, MatchingRuleMatchIn
 
 ALGORITHM_LABELS = {
     Algorithm.ANY: "Any word",
@@ -93,7 +93,9 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     ]
 
 
-def _parsed(submitted: dict[str, Any]) -> tuple[dict[str, Any], MatchIn, ActionsIn]:
+def _parsed(
+    submitted: dict[str, Any],
+) -> tuple[dict[str, Any], MatchingRuleMatchIn, MatchingRuleActionsIn]:
     """The form as the API's shapes; a 422 naming the inputs whose values do not fit."""
     values: dict[str, Any] = {}
     for key, value in _pairs(submitted["set_custom_fields"]):
@@ -122,7 +124,10 @@ def _parsed(submitted: dict[str, Any]) -> tuple[dict[str, Any], MatchIn, Actions
     if not submitted["name"]:
         errors.append(FieldError("VALIDATION_ERROR", "name: give it a name.", "name"))
     match = actions = None
-    for prefix, model, raw in (("match", MatchIn, raw_match), ("actions", ActionsIn, raw_actions)):
+    for prefix, model, raw in (
+        ("match", MatchingRuleMatchIn, raw_match),
+        ("actions", MatchingRuleActionsIn, raw_actions),
+    ):
         try:
             parsed = model.model_validate(raw)
         except ValidationError as exc:
@@ -259,7 +264,7 @@ def apply_matching_rule_page(rule_id: str):
     if tag:
         selection["tag"] = [tag]
     job = apply.request_apply(
-        rule, ApplyRequest.model_validate({"filter": selection}), portal_actor()
+        rule, MatchingRuleApply.model_validate({"filter": selection}), portal_actor()
     )
     return redirect(url_for("portal.job_page", job_id=job.id))
 

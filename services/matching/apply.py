@@ -21,7 +21,7 @@ from services.bulk.wire import MAX_DOCUMENTS
 from services.core import queue, transaction
 from services.core.actors import Actor
 from services.matching import runner
-from services.matching.wire import ApplyRequest
+from services.matching.wire import MatchingRuleApply
 
 JOB_TYPE = "matching.apply"
 RUN_JOB = "jobs.matching.run_apply"
@@ -29,7 +29,7 @@ BATCH_SIZE = 200
 JOB_TIMEOUT = 3600
 
 
-def request_apply(rule: MatchingRule, body: ApplyRequest, actor: Actor) -> Job:
+def request_apply(rule: MatchingRule, body: MatchingRuleApply, actor: Actor) -> Job:
     """Check the selection (a filter's custom field query and size: 422 naming the field),
     keep the job and enqueue it once the request commits."""
     tenant_id = rule.tenant_id
@@ -76,7 +76,9 @@ def begin(tenant_id: str, job_id: str) -> Job | None:
     if job is None or job.finished or job.type != JOB_TYPE:
         return None
     if job.document_ids is None:
-        body = ApplyRequest.model_validate({k: v for k, v in job.request.items() if k != "ruleId"})
+        body = MatchingRuleApply.model_validate(
+            {k: v for k, v in job.request.items() if k != "ruleId"}
+        )
         if body.filter is not None:
             statement = bulk.selection(tenant_id, body.filter, select(Document.id))
             ids = list(db.session.scalars(statement.order_by(Document.id).limit(MAX_DOCUMENTS)))

@@ -25,7 +25,7 @@ from services.core.actors import Actor
 from services.core.paging import keyset_page
 from services.customfields import values as custom_field_values
 from services.matching import engine
-from services.matching.wire import MAX_PATTERN, ActionsIn, MatchIn
+from services.matching.wire import MAX_PATTERN, MatchingRuleActionsIn, MatchingRuleMatchIn
 
 MAX_RULES = 500  # per tenant
 # A rule's regex is probed at save against hostile inputs for at most this long in all.
@@ -64,7 +64,9 @@ def _error(field: str, message: str) -> FieldError:
     return FieldError("VALIDATION_ERROR", f"{field}: {message}", field)
 
 
-def check(tenant_id: str, match: MatchIn, actions: ActionsIn) -> list[FieldError]:
+def check(
+    tenant_id: str, match: MatchingRuleMatchIn, actions: MatchingRuleActionsIn
+) -> list[FieldError]:
     """Every problem of a rule's `match` and `actions` in this tenant."""
     errors: list[FieldError] = []
     algorithm, pattern = match.algorithm, match.pattern
@@ -121,8 +123,8 @@ def create_rule(
     name: str,
     enabled: bool,
     order: int,
-    match: MatchIn,
-    actions: ActionsIn,
+    match: MatchingRuleMatchIn,
+    actions: MatchingRuleActionsIn,
 ) -> MatchingRule:
     _raise_if(check(tenant_id, match, actions))
     count = db.session.scalar(
@@ -144,7 +146,9 @@ def create_rule(
     return rule
 
 
-def _set_match(rule: MatchingRule, match: MatchIn, actions: ActionsIn) -> None:
+def _set_match(
+    rule: MatchingRule, match: MatchingRuleMatchIn, actions: MatchingRuleActionsIn
+) -> None:
     rule.algorithm = match.algorithm.value
     rule.pattern = match.pattern
     rule.case_sensitive = match.case_sensitive
@@ -155,11 +159,11 @@ def _set_match(rule: MatchingRule, match: MatchIn, actions: ActionsIn) -> None:
 def update_rule(rule: MatchingRule, changes: dict[str, Any], actor: Actor) -> MatchingRule:
     """Apply a PATCH's fields: `match` and `actions` replace the rule's whole, and are
     checked together as the rule will run."""
-    match = changes.get("match") or MatchIn.model_validate(
+    match = changes.get("match") or MatchingRuleMatchIn.model_validate(
         {"algorithm": rule.algorithm, "pattern": rule.pattern,
          "caseSensitive": rule.case_sensitive, "in": rule.match_in}
     )  # fmt: skip
-    actions = changes.get("actions") or ActionsIn.model_validate(rule.actions or {})
+    actions = changes.get("actions") or MatchingRuleActionsIn.model_validate(rule.actions or {})
     if "match" in changes or "actions" in changes:
         _raise_if(check(rule.tenant_id, match, actions))
     before = {"name": rule.name, "enabled": rule.enabled, "order": rule.order,

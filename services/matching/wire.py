@@ -40,7 +40,7 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
 
 
-class MatchIn(_Body):
+class MatchingRuleMatchIn(_Body):
     """What a rule looks for, and where."""
 
     algorithm: Algorithm = Field(
@@ -56,7 +56,7 @@ class MatchIn(_Body):
     )
 
 
-class ActionsIn(_Body):
+class MatchingRuleActionsIn(_Body):
     """What a rule does to a document it matches."""
 
     add_tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
@@ -86,8 +86,8 @@ class MatchingRuleCreate(_Body):
     name: Name
     enabled: bool = True
     order: int = Field(0, ge=-MAX_ORDER, le=MAX_ORDER, description="Lower runs first.")
-    match: MatchIn
-    actions: ActionsIn
+    match: MatchingRuleMatchIn
+    actions: MatchingRuleActionsIn
 
 
 class MatchingRulePatch(_Body):
@@ -102,8 +102,8 @@ class MatchingRulePatch(_Body):
         le=MAX_ORDER,
         json_schema_extra=lambda s: s.pop("default", None),
     )
-    match: MatchIn = absent()
-    actions: ActionsIn = absent()
+    match: MatchingRuleMatchIn = absent()
+    actions: MatchingRuleActionsIn = absent()
 
     @field_validator("name", "enabled", "order", "match", "actions", mode="before")
     @classmethod
@@ -115,7 +115,7 @@ class MatchingRuleListQuery(PageQuery):
     """GET /matching-rules: in the order they run."""
 
 
-class ApplyRequest(_Body):
+class MatchingRuleApply(_Body):
     """POST /matching-rules/{id}/apply: `documentIds` or `filter` (one of them)."""
 
     document_ids: list[DOCUMENT_ID] | None = Field(
@@ -130,7 +130,7 @@ class ApplyRequest(_Body):
     )
 
     @model_validator(mode="after")
-    def _one_selection(self) -> ApplyRequest:
+    def _one_selection(self) -> MatchingRuleApply:
         if (self.document_ids is None) == (self.filter is None):
             raise ValueError("give documentIds or filter, one of them")
         return self
@@ -142,14 +142,14 @@ class ApplyRequest(_Body):
 # --- responses ---------------------------------------------------------------------------------
 
 
-class MatchOut(Wire):
+class MatchingRuleMatchOut(Wire):
     algorithm: str
     pattern: str
     case_sensitive: bool
     in_: str = Field(serialization_alias="in")
 
 
-class ActionsOut(Wire):
+class MatchingRuleActionsOut(Wire):
     add_tags: list[str]
     set_metadata: dict[str, str | None]
     set_custom_fields: dict[str, Any]
@@ -161,19 +161,19 @@ class MatchingRuleOut(Wire):
     name: str
     enabled: bool
     order: int
-    match: MatchOut
-    actions: ActionsOut
+    match: MatchingRuleMatchOut
+    actions: MatchingRuleActionsOut
     created_at: Timestamp
     updated_at: Timestamp
 
 
-class SuggestedTag(BaseModel):
+class TagSuggestion(BaseModel):
     name: str
     score: float = Field(description="The classifier's probability, 0 to 1.")
 
 
-class SuggestionsOut(BaseModel):
-    tags: list[SuggestedTag] = Field(
+class TagSuggestionsOut(BaseModel):
+    tags: list[TagSuggestion] = Field(
         description="Tags the document does not have yet, best first; empty while the tenant "
         "has no trained classifier."
     )
