@@ -112,7 +112,9 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
             continue
         try:
             with db.session.begin_nested():
-                runner.apply_rule(rule, runner.Reading(document), job_id=job.id)
+                reading = runner.Reading(document)
+                if runner.matches(rule, reading):
+                    runner.apply_rules([rule], reading, job_id=job.id)
         except DomainError as exc:
             failures.append(bulk.failure(document_id, exc.code, exc.message))
     job.position += len(ids)

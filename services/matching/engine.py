@@ -3,8 +3,9 @@ asks the classifier, services/matching/runner.py). As paperless-ngx matches: wor
 phrases on word boundaries, a regular expression searched anywhere, fuzzy as rapidfuzz's
 partial ratio of the pattern against the text with punctuation removed.
 
-Patterns are compiled once per rule version and kept (a small cache per process), so that a
-hundred rules cost a search each per document. Regular expressions run with the `regex`
+Patterns are compiled once and kept (a small cache per process), and a word the text does
+not contain is ruled out by a substring test before any regex runs, so that a hundred rules
+cost little more than one pass of the text each. Regular expressions run with the `regex`
 module's timeout: one that takes longer does not match, and says so in the log."""
 
 from __future__ import annotations
@@ -50,17 +51,46 @@ def _phrase(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def compiled(algorithm: str, pattern: str, case_sensitive: bool) -> tuple[regex.Pattern, ...]:
-    """The patterns to search for (one for any, exact, regex; one per word for all)."""
+def compiled(
+    algorithm: str, pattern: str, case_sensitive: bool
+) -> tuple[tuple[tuple[str, ...], regex.Pattern], ...]:
+    """What to search for: (the parts a match must contain as plain text, the pattern),
+    one for exact and regex, one per word for any and all. The parts are compared first
+    against the text (case-folded unless case matters): a word the text does not contain
+    cannot match, and that costs a substring test rather than a regex search."""
     flags = regex.UNICODE | (0 if case_sensitive else regex.IGNORECASE)
     if algorithm == Algorithm.REGEX:
-        return (regex.compile(pattern, flags),)
-    if algorithm == Algorithm.EXACT:
-        return (regex.compile(_phrase(pattern), flags),) if pattern.strip() else ()
-    found = words(pattern)
-    if algorithm == Algorithm.ANY:
-        return (regex.compile("|".join(_phrase(w) for w in found), flags),) if found else ()
-    return tuple(regex.compile(_phrase(w), flags) for w in found)
+        return (((), regex.compile(pattern, flags)),)
+    phrases = [pattern] if algorithm == Algorithm.EXACT else words(pattern)
+    fold = str if case_sensitive else str.casefold
+    return tuple(
+        (tuple(fold(part) for part in phrase.split()), regex.compile(_phrase(phrase), flags))
+        for phrase in phrases
+        if phrase.strip()
+    )
+
+
+class Text:
+    """One field of one document as the rules read it, with what they derive from it (its
+    case-folded form, its cleaned form for fuzzy) computed once for all the rules."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw[:MAX_TEXT_CHARS]
+        self._folded: str | None = None
+        self._fuzzy: dict[bool, str] = {}
+
+    def contains(self, part: str, case_sensitive: bool) -> bool:
+        if case_sensitive:
+            return part in self.raw
+        if self._folded is None:
+            self._folded = self.raw.casefold()
+        return part in self._folded
+
+    def fuzzy(self, case_sensitive: bool) -> str:
+        if case_sensitive not in self._fuzzy:
+            cleaned = _SPACES.sub(" ", _NOT_WORD.sub("", self.raw))
+            self._fuzzy[case_sensitive] = cleaned if case_sensitive else cleaned.lower()
+        return self._fuzzy[case_sensitive]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -69,44 +99,32 @@ def _fuzzy_pattern(pattern: str, case_sensitive: bool) -> str:
     return cleaned if case_sensitive else cleaned.lower()
 
 
-def fuzzy_text(text: str, case_sensitive: bool) -> str:
-    """The text as `fuzzy` compares it: punctuation gone, spaces single, lowered unless
-    case matters (computed once per document and case by the runner)."""
-    cleaned = _SPACES.sub(" ", _NOT_WORD.sub("", text))
-    return cleaned if case_sensitive else cleaned.lower()
-
-
 def matches(
-    algorithm: str,
-    pattern: str,
-    case_sensitive: bool,
-    text: str,
-    fuzzy_texts: dict[bool, str] | None = None,
-    rule_id: str = "",
+    algorithm: str, pattern: str, case_sensitive: bool, text: Text | str, rule_id: str = ""
 ) -> bool:
-    """Whether `pattern` is found in `text` by `algorithm` (not auto). `fuzzy_texts` caches
-    the cleaned text per case-sensitivity across the rules of one document."""
-    text = text[:MAX_TEXT_CHARS]
+    """Whether `pattern` is found in `text` by `algorithm` (not auto)."""
+    if isinstance(text, str):
+        text = Text(text)
     if algorithm == Algorithm.FUZZY:
         needle = _fuzzy_pattern(pattern, case_sensitive)
         if not needle:
             return False
-        cache = fuzzy_texts if fuzzy_texts is not None else {}
-        if case_sensitive not in cache:
-            cache[case_sensitive] = fuzzy_text(text, case_sensitive)
-        score = fuzz.partial_ratio(needle, cache[case_sensitive], score_cutoff=FUZZY_THRESHOLD)
-        return score >= FUZZY_THRESHOLD
-    patterns = compiled(algorithm, pattern, case_sensitive)
-    if not patterns:
+        haystack = text.fuzzy(case_sensitive)
+        return fuzz.partial_ratio(needle, haystack, score_cutoff=FUZZY_THRESHOLD) >= FUZZY_THRESHOLD
+    searches = compiled(algorithm, pattern, case_sensitive)
+    if not searches:
         return False
+    need_all = algorithm == Algorithm.ALL
     try:
-        for compiled_pattern in patterns:
-            found = compiled_pattern.search(text, timeout=REGEX_TIMEOUT) is not None
-            if algorithm == Algorithm.ALL and not found:
+        for parts, compiled_pattern in searches:
+            found = all(text.contains(p, case_sensitive) for p in parts) and (
+                compiled_pattern.search(text.raw, timeout=REGEX_TIMEOUT) is not None
+            )
+            if found and not need_all:
+                return True
+            if need_all and not found:
                 return False
-            if algorithm != Algorithm.ALL:
-                return found
-        return True
+        return need_all
     except TimeoutError:
         log.warning("a matching rule's pattern timed out", extra={"rule_id": rule_id})
         return False

@@ -1,6 +1,6 @@
 """Running rules on a document: after its text is stored (each new document and version) a
 follow-up job runs every enabled rule of the tenant in order; `POST …/{id}/apply` runs one
-rule over existing documents (services/matching/apply.py) with the same `apply_rule`.
+rule over existing documents (services/matching/apply.py) with the same `apply_rules`.
 
 The rules run in their own job, not inside the extraction's unit of work: extraction
 commits what it found whatever the rules do, and a rule's failure (a custom field deleted
@@ -46,7 +46,7 @@ class Reading:
 
     document: Document
     _content: str | None = None
-    fuzzy: dict[bool, str] = field(default_factory=dict)
+    _texts: dict[str, engine.Text] = field(default_factory=dict)
     _scores: dict[str, float] | None = None
 
     @property
@@ -63,12 +63,16 @@ class Reading:
             )
         return self._content
 
-    def text(self, where: str) -> str:
-        if where == MatchField.TITLE:
-            return self.document.title or ""
-        if where == MatchField.FILENAME:
-            return self.document.filename or ""
-        return self.content
+    def text(self, where: str) -> engine.Text:
+        if where not in self._texts:
+            if where == MatchField.TITLE:
+                raw = self.document.title or ""
+            elif where == MatchField.FILENAME:
+                raw = self.document.filename or ""
+            else:
+                raw = self.content
+            self._texts[where] = engine.Text(raw)
+        return self._texts[where]
 
     @property
     def scores(self) -> dict[str, float]:
@@ -100,18 +104,27 @@ def _enqueue(tenant_id: str, document_id: str) -> None:
 
 def run_rules(tenant_id: str, document_id: str) -> list[str]:
     """Run every enabled rule of the tenant on the document, in order; the ids of the rules
-    that changed it. A rule that fails leaves the document as the rules before it left it."""
+    that changed it. The rules that match are applied together (one change of the document,
+    one audit entry and event per rule); if that is refused (a custom field deleted since a
+    rule was saved, too many tags), each is applied on its own, so the others still are."""
     lock_document(tenant_id, document_id)
     document = Document.find_for_tenant(document_id, tenant_id)
     if document is None or document.status != DocumentStatus.ACTIVE.value:
         return []
     reading = Reading(document)
+    matched = [r for r in rules.all_rules(tenant_id, enabled_only=True) if matches(r, reading)]
+    if not matched:
+        return []
+    try:
+        with db.session.begin_nested():
+            return apply_rules(matched, reading)
+    except DomainError:
+        pass
     applied = []
-    for rule in rules.all_rules(tenant_id, enabled_only=True):
+    for rule in matched:
         try:
             with db.session.begin_nested():
-                if apply_rule(rule, reading) is not None:
-                    applied.append(rule.id)
+                applied += apply_rules([rule], reading)
         except DomainError as exc:
             log.warning(
                 "a matching rule could not change a document",
@@ -137,38 +150,47 @@ def matches(rule: MatchingRule, reading: Reading) -> bool:
         wanted = (rule.actions or {}).get("addTags") or []
         return any(reading.scores.get(tag, 0.0) >= AUTO_THRESHOLD for tag in wanted)
     return engine.matches(
-        rule.algorithm,
-        rule.pattern,
-        rule.case_sensitive,
-        reading.text(rule.match_in),
-        reading.fuzzy if rule.match_in == MatchField.CONTENT else None,
-        rule.id,
+        rule.algorithm, rule.pattern, rule.case_sensitive, reading.text(rule.match_in), rule.id
     )
 
 
-def apply_rule(
-    rule: MatchingRule, reading: Reading, *, job_id: str | None = None
-) -> dict[str, Any] | None:
-    """If `rule` matches, make its changes to the document; what it did (None: it did not
-    match, or the document already had all of it)."""
-    if not matches(rule, reading):
-        return None
+def rule_actor(rule: MatchingRule) -> Actor:
+    return Actor.system(f"rule {rule.name}")
+
+
+def apply_rules(
+    matched: list[MatchingRule], reading: Reading, *, job_id: str | None = None
+) -> list[str]:
+    """Make the changes of `matched` (rules known to match, in order) to the document as one
+    change: tags added in order, metadata and custom field values merged in order (a later
+    rule's value wins), then each rule's workflow. Each rule that changed something gets its
+    audit entry and event, naming only what it did; the ids of those rules."""
     document = reading.document
-    actions = rule.actions or {}
-    add = list(actions.get("addTags") or [])
-    if rule.algorithm == Algorithm.AUTO:
-        add = [t for t in add if reading.scores.get(t, 0.0) >= AUTO_THRESHOLD]
-    actor = Actor.system(f"rule {rule.name}")
-    current = document.tag_names
-    added = [t for t in dict.fromkeys(add) if t not in current]
+    before_tags, before_meta = document.tag_names, dict(document.meta or {})
+    tags = list(before_tags)
+    added: dict[str, list[str]] = {}
+    metadata: dict[str, str | None] = {}
+    values: dict[str, Any] = {}
+    owner: dict[tuple[str, str], str] = {}  # ("metadata"|"field", key) -> the last rule's id
+    for rule in matched:
+        actions = rule.actions or {}
+        add = list(actions.get("addTags") or [])
+        if rule.algorithm == Algorithm.AUTO:
+            add = [t for t in add if reading.scores.get(t, 0.0) >= AUTO_THRESHOLD]
+        added[rule.id] = [t for t in dict.fromkeys(add) if t not in tags]
+        tags += added[rule.id]
+        for key, value in (actions.get("setMetadata") or {}).items():
+            metadata[key] = value
+            owner["metadata", key] = rule.id
+        for field_id, value in (actions.get("setCustomFields") or {}).items():
+            values[field_id] = value
+            owner["field", field_id] = rule.id
+    actor = rule_actor(matched[0]) if len(matched) == 1 else Actor.system("matching rules")
     changes: dict[str, Any] = {}
-    if added:
-        changes["tags"] = [*current, *added]
-    metadata = actions.get("setMetadata") or {}
-    meta_before = dict(document.meta or {})
+    if tags != before_tags:
+        changes["tags"] = tags
     if metadata:
-        changes["metadata"] = dict(metadata)
-    values = actions.get("setCustomFields") or {}
+        changes["metadata"] = metadata
     fields_changed: list[str] = []
     also = None
     if values:
@@ -179,22 +201,28 @@ def apply_rule(
 
     if changes or also is not None:
         documents.update_document(document, changes, actor, also)
-    definition = actions.get("startWorkflow")
-    started = bool(definition) and bulk.start_workflow_once(document, definition, actor)
-    did: dict[str, Any] = {}
-    if added:
-        did["addedTags"] = added
-    meta_changed = sorted(k for k in metadata if meta_before.get(k) != (document.meta or {}).get(k))
-    if meta_changed:
-        did["metadata"] = meta_changed
-    if fields_changed:
-        did["customFields"] = sorted(fields_changed)
-    if started:
-        did["startedWorkflow"] = definition
-    if not did:
-        return None
-    _record(rule, document, actor, did, job_id)
-    return did
+    after_meta = document.meta or {}
+    applied = []
+    for rule in matched:
+        did: dict[str, Any] = {}
+        if added[rule.id]:
+            did["addedTags"] = added[rule.id]
+        keys = sorted(
+            k for k in metadata
+            if owner["metadata", k] == rule.id and before_meta.get(k) != after_meta.get(k)
+        )  # fmt: skip
+        if keys:
+            did["metadata"] = keys
+        fields = sorted(f for f in fields_changed if owner["field", f] == rule.id)
+        if fields:
+            did["customFields"] = fields
+        definition = (rule.actions or {}).get("startWorkflow")
+        if definition and bulk.start_workflow_once(document, definition, rule_actor(rule)):
+            did["startedWorkflow"] = definition
+        if did:
+            _record(rule, document, rule_actor(rule), did, job_id)
+            applied.append(rule.id)
+    return applied
 
 
 def summary(rule_name: str, did: dict[str, Any]) -> str:

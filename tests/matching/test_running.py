@@ -63,7 +63,8 @@ def test_enabled_rules_run_in_order_and_a_later_one_wins(make_rule, upload, work
     assert [(d, label) for d, label, _ in applied] == [
         (document, "rule first"), (document, "rule second"),
     ]  # fmt: skip
-    assert applied[0][2]["summary"] == "tagged by rule first: a; set metadata kind, seen"
+    # "kind" is the later rule's: each entry names only what its rule left.
+    assert applied[0][2]["summary"] == "tagged by rule first: a; set metadata seen"
     assert applied[1][2]["addedTags"] == ["b"] and applied[1][2]["metadata"] == ["kind"]
     events = seen.events(tenant.id, "matching_rule.applied")
     assert [e["rule"]["name"] for e in events] == ["first", "second"]
@@ -163,3 +164,19 @@ def test_another_tenants_rules_never_run_on_a_document(
     work()
     assert seen.tags(mine) == []
     assert seen.tags(theirs) == ["theirs"]
+
+
+def test_a_rule_that_cannot_apply_any_more_does_not_stop_the_others(
+    client, headers, make_rule, upload, work, seen, tenant
+):
+    field = client.post(
+        "/api/v1/custom-fields", json={"name": "Gone", "dataType": "string"}, headers=headers
+    ).get_json()["data"]
+    make_rule("stale", order=1, pattern="invoice",
+              actions={"addTags": ["stale"], "setCustomFields": {field["id"]: "x"}})  # fmt: skip
+    make_rule("fine", order=2, pattern="invoice")
+    client.delete(f"/api/v1/custom-fields/{field['id']}", headers=headers)
+    document = upload(TEXT)
+    work()
+    assert seen.tags(document) == ["fine"]
+    assert [label for _, label, _ in seen.applied(tenant.id)] == ["rule fine"]
