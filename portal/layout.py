@@ -93,7 +93,7 @@ ACTION_LABELS = {
     "matching_rule.created": "Matching rule created",
     "matching_rule.updated": "Matching rule changed",
     "matching_rule.deleted": "Matching rule deleted",
-    "matching_rule.applied": "Changed by a matching rule",
+    "matching_rules.applied": "Changed by matching rules",
 }
 
 

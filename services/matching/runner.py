@@ -4,10 +4,11 @@ rule over existing documents (services/matching/apply.py) with the same `apply_r
 
 The rules run in their own job, not inside the extraction's unit of work: extraction
 commits what it found whatever the rules do, and a rule's failure (a custom field deleted
-since the rule was saved, a trashed document) rolls back that rule's changes only. What a
-rule did is one audit entry on the document, in the rule's name ("tagged by rule …"), and
-one matching_rule.applied event; the changes themselves go through services/documents,
-services/customfields and services/workflows as a person's would, with their own events."""
+since the rule was saved, a trashed document) rolls back that rule's changes only. What the
+rules did in one run is one audit entry on the document ("tagged by rule …", each rule
+named with what it did) and one matching_rules.applied event; the changes themselves go
+through services/documents, services/customfields and services/workflows as a person's
+would, with their own events."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from services.matching import engine, predictions, rules
 log = logging.getLogger(__name__)
 
 RUN_RULES = "jobs.matching.run_rules"
-APPLIED = "matching_rule.applied"
+APPLIED = "matching_rules.applied"
 # The classifier's probability at or above which an `auto` rule adds a tag.
 AUTO_THRESHOLD = 0.5
 
@@ -202,7 +203,7 @@ def apply_rules(
     if changes or also is not None:
         documents.update_document(document, changes, actor, also)
     after_meta = document.meta or {}
-    applied = []
+    done: list[tuple[MatchingRule, dict[str, Any]]] = []
     for rule in matched:
         did: dict[str, Any] = {}
         if added[rule.id]:
@@ -220,9 +221,10 @@ def apply_rules(
         if definition and bulk.start_workflow_once(document, definition, rule_actor(rule)):
             did["startedWorkflow"] = definition
         if did:
-            _record(rule, document, rule_actor(rule), did, job_id)
-            applied.append(rule.id)
-    return applied
+            done.append((rule, did))
+    if done:
+        _record(document, done, job_id)
+    return [rule.id for rule, _ in done]
 
 
 def summary(rule_name: str, did: dict[str, Any]) -> str:
@@ -243,11 +245,18 @@ def summary(rule_name: str, did: dict[str, Any]) -> str:
 
 
 def _record(
-    rule: MatchingRule, document: Document, actor: Actor, did: dict[str, Any], job_id: str | None
+    document: Document, done: list[tuple[MatchingRule, dict[str, Any]]], job_id: str | None
 ) -> None:
-    details = {"ruleId": rule.id, "ruleName": rule.name, "summary": summary(rule.name, did), **did}
+    """One audit entry and one event for the rules that changed the document in this run,
+    each rule named with what it did (a run of several rules costs one entry, not several)."""
+    rules_done = [{"ruleId": rule.id, "ruleName": rule.name, **did} for rule, did in done]
+    details: dict[str, Any] = {
+        "summary": "; ".join(summary(rule.name, did) for rule, did in done),
+        "rules": rules_done,
+    }
     if job_id:
         details["jobId"] = job_id
+    actor = rule_actor(done[0][0]) if len(done) == 1 else Actor.system("matching rules")
     audit_log.record(
         document.tenant_id, actor, APPLIED, target_type="document", target_id=document.id,
         details=details,
@@ -255,5 +264,8 @@ def _record(
     events.emit(
         document.tenant_id,
         APPLIED,
-        {"rule": {"id": rule.id, "name": rule.name}, "documentId": document.id, "actions": did},
+        {
+            "documentId": document.id,
+            "rules": [{"id": rule.id, "name": rule.name, "actions": did} for rule, did in done],
+        },
     )

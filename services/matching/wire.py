@@ -1,6 +1,6 @@
 """A matching rule as it goes over the wire, both ways (CONTRACT §10; camelCase): the create
 and PATCH bodies, `POST …/{id}/apply`'s request, the rule answered and carried by the
-matching_rule.applied event, and a document's tag suggestions. What pydantic cannot see (a
+matching_rules.applied event, and a document's tag suggestions. What pydantic cannot see (a
 regex's shape, the tenant's custom fields and workflow definitions) services/matching/rules.py
 checks."""
 

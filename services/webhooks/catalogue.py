@@ -250,13 +250,18 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType(
-        "matching_rule.applied",
-        "A matching rule changed a document (after its extraction, or applied by a job): what "
-        "it did; the changes also emit document.updated.",
+        "matching_rules.applied",
+        "Matching rules changed a document (after its extraction, or one rule applied by a "
+        "job): each rule and what it did; the change also emits document.updated.",
         {
-            "rule": {"id": "mrl_01jf3x9k2m4n5p6q7r8s9t0v1w", "name": "Invoices"},
             "documentId": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
-            "actions": {"addedTags": ["invoice"], "metadata": ["supplier"]},
+            "rules": [
+                {
+                    "id": "mrl_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                    "name": "Invoices",
+                    "actions": {"addedTags": ["invoice"], "metadata": ["supplier"]},
+                }
+            ],
         },
     ),
     EventType(

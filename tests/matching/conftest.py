@@ -81,13 +81,13 @@ def seen(app):
                 return dict(db.session.get(Document, document_id).meta or {})
 
         def applied(self, tenant_id: str) -> list[tuple[str, str, dict]]:
-            """(document, actor label, details) of each matching_rule.applied entry."""
+            """(document, actor label, details) of each matching_rules.applied entry."""
             with app.app_context():
                 rows = db.session.scalars(
                     select(AuditEntry)
                     .where(
                         AuditEntry.tenant_id == tenant_id,
-                        AuditEntry.action == "matching_rule.applied",
+                        AuditEntry.action == "matching_rules.applied",
                     )
                     .order_by(AuditEntry.seq)
                 )

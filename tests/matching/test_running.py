@@ -59,16 +59,18 @@ def test_enabled_rules_run_in_order_and_a_later_one_wins(make_rule, upload, work
     work()
     assert seen.tags(document) == ["a", "b"]
     assert seen.meta(document) == {"kind": "second", "seen": "yes"}
-    applied = seen.applied(tenant.id)
-    assert [(d, label) for d, label, _ in applied] == [
-        (document, "rule first"), (document, "rule second"),
+    ((entry_document, label, details),) = seen.applied(tenant.id)  # one entry for the run
+    assert (entry_document, label) == (document, "matching rules")
+    assert [(r["ruleName"], r.get("addedTags"), r.get("metadata")) for r in details["rules"]] == [
+        ("first", ["a"], ["seen"]), ("second", ["b"], ["kind"]),
     ]  # fmt: skip
-    # "kind" is the later rule's: each entry names only what its rule left.
-    assert applied[0][2]["summary"] == "tagged by rule first: a; set metadata seen"
-    assert applied[1][2]["addedTags"] == ["b"] and applied[1][2]["metadata"] == ["kind"]
-    events = seen.events(tenant.id, "matching_rule.applied")
-    assert [e["rule"]["name"] for e in events] == ["first", "second"]
-    assert events[0]["documentId"] == document
+    # "kind" is the later rule's: each rule is named with only what it left.
+    assert details["summary"] == (
+        "tagged by rule first: a; set metadata seen; tagged by rule second: b; set metadata kind"
+    )
+    (event,) = seen.events(tenant.id, "matching_rules.applied")
+    assert event["documentId"] == document
+    assert [r["name"] for r in event["rules"]] == ["first", "second"]
 
 
 def test_custom_fields_and_a_workflow_are_set_by_a_rule(
@@ -93,9 +95,10 @@ def test_custom_fields_and_a_workflow_are_set_by_a_rule(
             select(WorkflowInstance.definition_id).where(WorkflowInstance.subject_id == document)
         ).all()
     assert started == [definition["id"]]
-    ((_, _, details),) = seen.applied(tenant.id)
-    assert details["customFields"] == [field["id"]]
-    assert details["startedWorkflow"] == definition["id"]
+    ((_, label, details),) = seen.applied(tenant.id)
+    assert label == "rule acme"
+    assert details["rules"][0]["customFields"] == [field["id"]]
+    assert details["rules"][0]["startedWorkflow"] == definition["id"]
 
 
 def test_a_new_version_runs_the_rules_again(client, headers, make_rule, upload, work, seen):
