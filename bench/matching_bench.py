@@ -17,7 +17,8 @@ documents of known topic.
     REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python bench/matching_bench.py rules
     REDIS_URL=redis://127.0.0.1:6379/13 .venv/bin/python bench/matching_bench.py train
 
-DATABASE_URL defaults to a fresh SQLite file under instance/ (removed first)."""
+DATABASE_URL defaults to a fresh SQLite file under instance/ (removed first; `--reuse`
+keeps the training corpus of a last run)."""
 
 from __future__ import annotations
 
@@ -105,14 +106,15 @@ def _prepare(app, slug: str) -> str:
         return tenant.id
 
 
-def _database_url(name: str) -> str:
+def _database_url(name: str, reuse: bool = False) -> str:
     url = os.environ.get("DATABASE_URL")
     if url:
         return url
     path = ROOT / "instance" / f"{name}.sqlite3"
     path.parent.mkdir(exist_ok=True)
     for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
+        if not reuse:
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
     return f"sqlite:///{path}"
 
 
@@ -279,11 +281,15 @@ def bench_train(args) -> None:
     from models import Document
     from services.matching import predictions, training
 
-    app = _app(_database_url("bench-matching-train"))
+    app = _app(_database_url("bench-matching-train", reuse=args.reuse))
     tenant_id = _prepare(app, "bench-classifier")
-    started = time.perf_counter()
-    _insert_corpus(app, tenant_id, args.train_documents)
-    print(f"inserted {args.train_documents:,} documents in {time.perf_counter() - started:.1f} s")
+    with app.app_context():
+        have = db.session.query(Document).filter(Document.tenant_id == tenant_id).count()
+    if have < args.train_documents:
+        started = time.perf_counter()
+        _insert_corpus(app, tenant_id, args.train_documents - have)
+        print(f"inserted {args.train_documents - have:,} documents in "
+              f"{time.perf_counter() - started:.1f} s")  # fmt: skip
     before = _rss_mb()
     with app.app_context():
         started = time.perf_counter()
@@ -312,6 +318,7 @@ def main() -> None:
     parser.add_argument("part", choices=("rules", "train"))
     parser.add_argument("--documents", type=int, default=200)
     parser.add_argument("--train-documents", type=int, default=100_000)
+    parser.add_argument("--reuse", action="store_true", help="keep the corpus of a last run")
     args = parser.parse_args()
     (bench_rules if args.part == "rules" else bench_train)(args)
 

@@ -17,6 +17,7 @@ from tqdm import tqdm
 import clock
 from extensions import db
 from models.accounts import Tenant
+from models.base import in_tenant
 from models.documents import Document, DocumentStatus, DocumentTag
 from models.matching import TagClassifier
 from models.search import DocumentText
@@ -54,11 +55,13 @@ def started(tenant_id: str) -> None:
 
 
 def _training_set(tenant_id: str):
+    # in_tenant: SQLite finds each document's tags by the primary key, not by walking the
+    # tenant's index of tags for every document.
     tagged = exists().where(
-        DocumentTag.document_id == Document.id, DocumentTag.tenant_id == tenant_id
+        DocumentTag.document_id == Document.id, in_tenant(DocumentTag, tenant_id)
     )
     return (
-        Document.tenant_id == tenant_id,
+        in_tenant(Document, tenant_id),
         Document.status == DocumentStatus.ACTIVE.value,
         tagged,
     )
@@ -100,7 +103,7 @@ def _batches(tenant_id: str) -> Iterator[tuple[list[str], list[list[str]]]]:
         tags: dict[str, list[str]] = {i: [] for i in ids}
         for document_id, tag in db.session.execute(
             select(DocumentTag.document_id, DocumentTag.tag).where(
-                DocumentTag.tenant_id == tenant_id, DocumentTag.document_id.in_(ids)
+                DocumentTag.document_id.in_(ids), in_tenant(DocumentTag, tenant_id)
             )
         ):
             tags[document_id].append(tag)
