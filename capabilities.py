@@ -156,6 +156,10 @@ CAPABILITIES = (
         "mfa", "second factors: TOTP, recovery codes, requiring a second factor",
         "api portal services models templates tests docs",
     ),
+    _capability(
+        "matching", "matching rules run after extraction, the tag classifier",
+        "api portal services models templates tests docs jobs",
+    ),
 )  # fmt: skip
 
 

@@ -12,8 +12,8 @@ from typing import Any
 # The first word of every operationId (tests/openapi checks it): verb, then noun.
 VERBS = frozenset(
     {
-        "accept", "add", "answer", "approve", "archive", "ask", "assign", "attach", "cancel",
-        "close", "complete", "confirm", "copy", "count", "create", "decline", "delete",
+        "accept", "add", "answer", "apply", "approve", "archive", "ask", "assign", "attach",
+        "cancel", "close", "complete", "confirm", "copy", "count", "create", "decline", "delete",
         "detach", "disable", "download", "enable", "escalate", "exchange", "export", "finish",
         "generate", "get", "import", "invite", "issue", "link", "list", "mark", "merge",
         "move", "pause", "preview", "publish", "purge", "read", "refresh", "register",
@@ -38,6 +38,7 @@ TAG_OF_SEGMENT = {
     "openapi.json": "reference",
     "share-links": "sharing",
     "share-link-settings": "sharing",
+    "matching-rules": "matching",
 }
 TAG_DESCRIPTIONS = {
     "documents": "Upload, list, read, download, change and trash documents, and their versions.",
@@ -55,6 +56,7 @@ TAG_DESCRIPTIONS = {
     "sign-in": "Password and passkey sign-in for first-party tools, and who the caller is.",
     "oauth": "OAuth 2.0 authorization code with PKCE (S256): authorize, token, revoke.",
     "sharing": "Share links: expiring, revocable downloads of one document without signing in.",
+    "matching": "Matching rules run after extraction, and the tag classifier's suggestions.",
     "saved-views": "Saved views: named filters, sort and columns of the documents list.",
     "thumbnails": "Each document's thumbnail: a WebP picture of its current version.",
     "reference": "This document.",

@@ -23,6 +23,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.keys import SCOPES, ApiKey
 from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.matching import MatchingRule, TagClassifier
 from models.mfa import MfaChallenge, MfaSettings, RecoveryCode, TotpAuthenticator
 from models.notes import Note
 from models.notifications import Notification, NotificationSettings
@@ -82,6 +83,7 @@ __all__ = [
     "Invitation",
     "Job",
     "JobStatus",
+    "MatchingRule",
     "Message",
     "MfaChallenge",
     "MfaSettings",
@@ -109,6 +111,7 @@ __all__ = [
     "ShareLink",
     "SharingSettings",
     "SupportStaff",
+    "TagClassifier",
     "Tenant",
     "TextStatus",
     "ThumbnailStatus",

@@ -103,6 +103,10 @@ ACTION_LABELS = {
     "share_link.revoked": "Share link revoked",
     "share_links.enabled": "Share links turned on",
     "share_links.disabled": "Share links turned off",
+    "matching_rule.created": "Matching rule created",
+    "matching_rule.updated": "Matching rule changed",
+    "matching_rule.deleted": "Matching rule deleted",
+    "matching_rules.applied": "Changed by matching rules",
 }
 
 

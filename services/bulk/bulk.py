@@ -79,7 +79,7 @@ def _check(tenant_id: str, edit: BulkEdit) -> None:
     errors: list[FieldError] = []
     if edit.filter is not None:
         try:
-            statement = _selection(tenant_id, edit.filter, select(Document.id))
+            statement = selection(tenant_id, edit.filter, select(Document.id))
         except DomainError as exc:
             raise _renamed(exc, "filter.") from None
         found = db.session.scalar(
@@ -116,7 +116,7 @@ def _renamed(exc: DomainError, prefix: str) -> DomainError:
     return validation_failed(renamed)
 
 
-def _selection(tenant_id: str, filters: DocumentSelection, columns: Select) -> Select:
+def selection(tenant_id: str, filters: DocumentSelection, columns: Select) -> Select:
     statement = apply_filters(columns, tenant_id, filters)
     if filters.custom_field_query is not None:
         statement = statement.where(
@@ -137,7 +137,7 @@ def begin(tenant_id: str, job_id: str) -> Job | None:
     if job.document_ids is None:
         edit = BulkEdit.model_validate(job.request)
         if edit.filter is not None:
-            statement = _selection(tenant_id, edit.filter, select(Document.id))
+            statement = selection(tenant_id, edit.filter, select(Document.id))
             ids = list(db.session.scalars(statement.order_by(Document.id).limit(MAX_DOCUMENTS)))
         else:
             ids = list(dict.fromkeys(edit.document_ids or []))
@@ -153,7 +153,7 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
     documents are left. A document another tenant owns (or none does) is its NOT_FOUND, and
     any refusal of one document (a CONFLICT, a VALIDATION_ERROR) rolls back that document's
     changes only."""
-    job = _claimed(tenant_id, job_id)
+    job = claim(tenant_id, job_id)
     ids = (job.document_ids or [])[job.position : job.position + BATCH_SIZE]
     edit = BulkEdit.model_validate(job.request)
     actor = Actor(**job.actor)
@@ -162,13 +162,13 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
     for document_id in ids:
         document = found.get(document_id)
         if document is None:
-            failures.append(_failure(document_id, "NOT_FOUND", "Document not found."))
+            failures.append(failure(document_id, "NOT_FOUND", "Document not found."))
             continue
         try:
             with db.session.begin_nested():
                 _apply(document, edit, actor, job.id)
         except DomainError as exc:
-            failures.append(_failure(document_id, exc.code, exc.message))
+            failures.append(failure(document_id, exc.code, exc.message))
     job.position += len(ids)
     job.done += len(ids)
     job.failed += len(failures)
@@ -176,12 +176,12 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
         job.errors = [*job.errors, *failures][:MAX_KEPT_ERRORS]
     more = job.position < job.total
     if not more:
-        _finish(job)
+        finish(job)
     db.session.flush()
     return more
 
 
-def _claimed(tenant_id: str, job_id: str) -> Job:
+def claim(tenant_id: str, job_id: str) -> Job:
     """The job's row, written first in the batch's transaction: the write locks it (SQLite's
     BEGIN IMMEDIATE, PostgreSQL's row lock), so a second run of the same job waits and then
     reads the position this one committed; and each document's savepoint opens inside the
@@ -198,7 +198,7 @@ def _claimed(tenant_id: str, job_id: str) -> Job:
     return job
 
 
-def _finish(job: Job) -> None:
+def finish(job: Job) -> None:
     if job.failed == 0:
         job.status = JobStatus.SUCCEEDED.value
     elif job.failed == job.total:
@@ -209,7 +209,7 @@ def _finish(job: Job) -> None:
     job.document_ids = []  # the ids are not needed any more; the row stays small
 
 
-def _failure(document_id: str, code: str, message: str) -> dict[str, str]:
+def failure(document_id: str, code: str, message: str) -> dict[str, str]:
     return {"documentId": document_id, "code": code, "message": message[:500]}
 
 
@@ -254,7 +254,7 @@ def _apply(document: Document, edit: BulkEdit, actor: Actor, job_id: str) -> Non
         documents.update_document(document, changes, actor, also)
     if status is DocumentStatus.DELETED:
         documents.trash_document(document, actor)
-    started = [d for d in definitions if _start_workflow(document, d, actor)]
+    started = [d for d in definitions if start_workflow_once(document, d, actor)]
     if (document.updated_at, document.status) != before or started:
         audit_log.record(
             document.tenant_id,
@@ -266,7 +266,7 @@ def _apply(document: Document, edit: BulkEdit, actor: Actor, job_id: str) -> Non
         )
 
 
-def _start_workflow(document: Document, definition_id: str, actor: Actor) -> bool:
+def start_workflow_once(document: Document, definition_id: str, actor: Actor) -> bool:
     """Start the definition on the document unless an instance of it is still open there
     (a bulk edit asked again starts nothing twice)."""
     open_instance = db.session.scalar(

@@ -19,10 +19,12 @@ GRACE = timedelta(minutes=1)
 
 
 def revive_lost(now=None) -> list[str]:
-    """Enqueue again every unfinished job, of any tenant, that no worker holds; their ids."""
+    """Enqueue again every unfinished bulk edit, of any tenant, that no worker holds; their
+    ids (jobs of other types have their own sweeps)."""
     now = now or clock.now()
     rows = db.session.execute(
         select(Job.tenant_id, Job.id).where(
+            Job.type == bulk.JOB_TYPE,
             Job.status.in_([JobStatus.QUEUED.value, JobStatus.RUNNING.value]),
             Job.created_at < now - GRACE,
         )

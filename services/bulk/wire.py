@@ -144,7 +144,10 @@ class JobErrorOut(Wire):
 
 class JobOut(Wire):
     id: str
-    type: str = Field(description="What the job does: `documents.bulk`.")
+    type: str = Field(
+        description="What the job does: `documents.bulk`, or `matching.apply` (a matching "
+        "rule run over existing documents)."
+    )
     status: Literal["queued", "running", "succeeded", "failed", "partially_failed"]
     total: int = Field(description="The documents the job works on (0 until it starts).")
     done: int = Field(description="Documents finished so far, failed ones included.")

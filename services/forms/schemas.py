@@ -19,8 +19,8 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from errors import FieldError, validation_failed
+from services.core import patterns as pattern_shapes
 from services.core.messages import jsonschema_message
-from services.forms import patterns as pattern_shapes
 
 MAX_PROPERTIES = 200  # top-level fields of a form
 MAX_SCHEMA_BYTES = 256 * 1024
@@ -215,33 +215,11 @@ def _unresolved(schema: dict, path: str, ref: str) -> Iterator[str]:
 def _pattern_problems(patterns: list[tuple[str, str]]) -> Iterator[str]:
     deadline = time.monotonic() + PROBE_BUDGET
     for path, pattern in patterns:
-        if len(pattern) > MAX_PATTERN_CHARS:
-            yield f"pattern at {path} is longer than {MAX_PATTERN_CHARS} characters."
-            continue
-        try:
-            compiled = regex.compile(pattern)
-        except regex.error as exc:
-            yield f"pattern at {path} is not a valid regular expression ({exc})."
-            continue
-        shape, probes = pattern_shapes.examine(pattern)
-        if shape:
-            yield (
-                f"pattern at {path} risks catastrophic backtracking: {shape}; make what "
-                "repeats unambiguous (`(a+)+` is `a+`, `(a|aa)+` is `a+`)."
-            )
-            continue
-        for probe in probes:
-            left = min(PATTERN_TIMEOUT, deadline - time.monotonic())
-            try:
-                if left <= 0:
-                    raise TimeoutError
-                compiled.search(probe, timeout=left)
-            except TimeoutError:
-                yield (
-                    f"pattern at {path} takes too long to match (catastrophic backtracking, "
-                    "e.g. nested or overlapping repetition like (a|aa)+); simplify it."
-                )
-                break
+        problem = pattern_shapes.problem(
+            pattern, max_chars=MAX_PATTERN_CHARS, timeout=PATTERN_TIMEOUT, deadline=deadline
+        )
+        if problem:
+            yield f"pattern at {path} {problem}"
 
 
 # --- validating submitted data -----------------------------------------------------------------

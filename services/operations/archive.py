@@ -54,6 +54,7 @@ NOT_EXPORTED: dict[str, str] = {
     "share_links": "bearer links to the source's address (tokens kept only hashed): share again",
     "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
     "jobs": "the progress of work done at the source; what it changed travels with the documents",
+    "tag_classifiers": "learned again from the documents' tags by the periodic training",
 }
 # The tenant row's bookkeeping of its live chain: not exported (the chain travels as an
 # archived one) and, on import, what a new tenant's chain starts from.

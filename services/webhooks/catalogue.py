@@ -250,6 +250,21 @@ CATALOGUE: tuple[EventType, ...] = (
         },
     ),
     EventType(
+        "matching_rules.applied",
+        "Matching rules changed a document (after its extraction, or one rule applied by a "
+        "job): each rule and what it did; the change also emits document.updated.",
+        {
+            "documentId": "doc_01jf3x9k2m4n5p6q7r8s9t0v1w",
+            "rules": [
+                {
+                    "id": "mrl_01jf3x9k2m4n5p6q7r8s9t0v1w",
+                    "name": "Invoices",
+                    "actions": {"addedTags": ["invoice"], "metadata": ["supplier"]},
+                }
+            ],
+        },
+    ),
+    EventType(
         TEST_EVENT,
         "Sent by POST /api/v1/webhooks/{id}/test to that endpoint only.",
         {"message": "This is a test event from the Document Management Service."},

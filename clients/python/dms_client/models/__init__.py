@@ -1,6 +1,7 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .act_body import ActBody
+from .algorithm import Algorithm
 from .analytics_summary import AnalyticsSummary
 from .analytics_summary_envelope import AnalyticsSummaryEnvelope
 from .api_request_figures import ApiRequestFigures
@@ -117,6 +118,21 @@ from .list_meta import ListMeta
 from .list_webhook_deliveries_status_type_0 import ListWebhookDeliveriesStatusType0
 from .list_workflow_instances_state_type_0 import ListWorkflowInstancesStateType0
 from .login_body import LoginBody
+from .match_field import MatchField
+from .matching_rule import MatchingRule
+from .matching_rule_actions import MatchingRuleActions
+from .matching_rule_actions_in import MatchingRuleActionsIn
+from .matching_rule_actions_in_custom_fields import MatchingRuleActionsInCustomFields
+from .matching_rule_actions_in_setmetadata import MatchingRuleActionsInSetmetadata
+from .matching_rule_actions_setcustomfields import MatchingRuleActionsSetcustomfields
+from .matching_rule_actions_setmetadata import MatchingRuleActionsSetmetadata
+from .matching_rule_apply import MatchingRuleApply
+from .matching_rule_create import MatchingRuleCreate
+from .matching_rule_envelope import MatchingRuleEnvelope
+from .matching_rule_list_envelope import MatchingRuleListEnvelope
+from .matching_rule_match import MatchingRuleMatch
+from .matching_rule_match_in import MatchingRuleMatchIn
+from .matching_rule_patch import MatchingRulePatch
 from .mention import Mention
 from .mention_list_envelope import MentionListEnvelope
 from .message import Message
@@ -241,6 +257,9 @@ from .submit_oauth_authorization_response_type import (
 from .suggestion import Suggestion
 from .suggestions import Suggestions
 from .suggestions_envelope import SuggestionsEnvelope
+from .tag_suggestion import TagSuggestion
+from .tag_suggestions import TagSuggestions
+from .tag_suggestions_envelope import TagSuggestionsEnvelope
 from .tags_operation import TagsOperation
 from .tags_operation_op import TagsOperationOp
 from .tenant import Tenant
@@ -285,6 +304,7 @@ from .workflow_instance_state import WorkflowInstanceState
 
 __all__ = (
     "ActBody",
+    "Algorithm",
     "AnalyticsSummary",
     "AnalyticsSummaryEnvelope",
     "ApiRequestFigures",
@@ -397,6 +417,21 @@ __all__ = (
     "ListWebhookDeliveriesStatusType0",
     "ListWorkflowInstancesStateType0",
     "LoginBody",
+    "MatchField",
+    "MatchingRule",
+    "MatchingRuleActions",
+    "MatchingRuleActionsIn",
+    "MatchingRuleActionsInCustomFields",
+    "MatchingRuleActionsInSetmetadata",
+    "MatchingRuleActionsSetcustomfields",
+    "MatchingRuleActionsSetmetadata",
+    "MatchingRuleApply",
+    "MatchingRuleCreate",
+    "MatchingRuleEnvelope",
+    "MatchingRuleListEnvelope",
+    "MatchingRuleMatch",
+    "MatchingRuleMatchIn",
+    "MatchingRulePatch",
     "Mention",
     "MentionListEnvelope",
     "Message",
@@ -511,6 +546,9 @@ __all__ = (
     "Suggestion",
     "Suggestions",
     "SuggestionsEnvelope",
+    "TagSuggestion",
+    "TagSuggestions",
+    "TagSuggestionsEnvelope",
     "TagsOperation",
     "TagsOperationOp",
     "Tenant",

@@ -28,7 +28,8 @@ class Job:
         id (str):
         status (JobStatus):
         total (int): The documents the job works on (0 until it starts).
-        type_ (str): What the job does: `documents.bulk`.
+        type_ (str): What the job does: `documents.bulk`, or `matching.apply` (a matching rule run over existing
+            documents).
     """
 
     created_at: datetime.datetime

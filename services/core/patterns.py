@@ -1,6 +1,8 @@
-"""Which `pattern`s a form may keep: a static look at the parsed pattern for the two shapes
-that backtrack exponentially, and adversarial inputs built from the pattern for the timed
-probe (services/forms/schemas.py runs them with the `regex` module's timeout).
+"""Which regular expressions a tenant may save (a form's `pattern`, a matching rule's
+`regex`): a static look at the parsed pattern for the two shapes that backtrack
+exponentially, and adversarial inputs built from the pattern for a timed probe with the
+`regex` module's timeout (`problem` runs both; services/forms/schemas.py and
+services/matching/rules.py call it on save).
 
 The static check reads the tree Python's own parser gives (`re._parser`) and refuses, inside
 a repetition that may run many times:
@@ -22,9 +24,12 @@ from __future__ import annotations
 
 import bisect
 import re
+import time
 from collections.abc import Iterator
 from re import _constants as sre
 from re import _parser
+
+import regex
 
 # A repetition allowed more than this many times counts as "many" (`{3}` in an IPv4 pattern
 # does not; `+`, `*` and `{1,50}` do).
@@ -36,6 +41,39 @@ _SINGLE = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _BASE_ALPHABET = "".join(map(chr, range(0x250))) + "\u0660\u0966\u00a0\u2028\u3000жω中\U0001f600"
+
+
+def problem(
+    pattern: str, *, max_chars: int, timeout: float, deadline: float, flags: int = 0
+) -> str | None:
+    """Why `pattern` may not be saved, as words that follow "the pattern" ("is not a valid
+    regular expression (…)."), or None: longer than `max_chars`, not valid, of a
+    catastrophic shape, or slower than `timeout` on one of its probes (all probes together
+    stop at the `time.monotonic()` `deadline`). `flags` are the `regex` flags it runs with."""
+    if len(pattern) > max_chars:
+        return f"is longer than {max_chars} characters."
+    try:
+        compiled = regex.compile(pattern, flags)
+    except regex.error as exc:
+        return f"is not a valid regular expression ({exc})."
+    shape, probes = examine(pattern)
+    if shape:
+        return (
+            f"risks catastrophic backtracking: {shape}; make what repeats unambiguous "
+            "(`(a+)+` is `a+`, `(a|aa)+` is `a+`)."
+        )
+    for probe in probes:
+        left = min(timeout, deadline - time.monotonic())
+        try:
+            if left <= 0:
+                raise TimeoutError
+            compiled.search(probe, timeout=left)
+        except TimeoutError:
+            return (
+                "takes too long to match (catastrophic backtracking, e.g. nested or "
+                "overlapping repetition like (a|aa)+); simplify it."
+            )
+    return None
 
 
 def examine(pattern: str) -> tuple[str | None, list[str]]:

@@ -1,0 +1,2 @@
+"""Matching rules run after extraction, their apply jobs, and each tenant's tag classifier
+(docs/matching.md)."""
