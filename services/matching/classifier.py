@@ -1,6 +1,6 @@
-"""The tag classifier's feature pipeline and model, the one module that imports scikit-learn
-(so that only training and prediction load it). As paperless-ngx classifies tags: a
-document's words and word pairs, one yes/no classifier per tag over the multi-label target.
+"""The tag classifier's feature pipeline and model, the one module that uses scikit-learn
+and numpy (loaded on first use, so that only training and prediction load them). As
+paperless-ngx classifies tags: a document's words and word pairs, one yes/no classifier per tag over the multi-label target.
 Unlike paperless-ngx's CountVectorizer and MLPClassifier, which hold the whole corpus in
 memory, the pipeline here is built to learn from a stream:
 
@@ -17,10 +17,14 @@ memory, the pipeline here is built to learn from a stream:
 from __future__ import annotations
 
 import io
+from functools import cache
 
-import numpy as np
-from sklearn.feature_extraction.text import HashingVectorizer
-from sklearn.linear_model import SGDClassifier
+from services.core import lazy
+
+# Loaded on first use: a web worker that never trains or scores holds none of them.
+np = lazy.module("numpy")
+sklearn_text = lazy.module("sklearn.feature_extraction.text")
+sklearn_linear = lazy.module("sklearn.linear_model")
 
 FORMAT = 1
 FEATURES = 2**16
@@ -28,14 +32,17 @@ MAX_CHARS = 10_000
 EPOCHS = 3
 ALPHA = 1e-5  # the L2 penalty: small, as the many sparse features want
 
-_VECTORIZER = HashingVectorizer(
-    n_features=FEATURES,
-    alternate_sign=False,
-    ngram_range=(1, 2),
-    norm="l2",
-    lowercase=True,
-    dtype=np.float32,
-)
+
+@cache
+def _vectorizer():
+    return sklearn_text.HashingVectorizer(
+        n_features=FEATURES,
+        alternate_sign=False,
+        ngram_range=(1, 2),
+        norm="l2",
+        lowercase=True,
+        dtype=np.float32,
+    )
 
 
 def text_of(title: str, content: str) -> str:
@@ -43,7 +50,7 @@ def text_of(title: str, content: str) -> str:
 
 
 def features(texts: list[str]):
-    return _VECTORIZER.transform(texts)
+    return _vectorizer().transform(texts)
 
 
 class Trainer:
@@ -53,7 +60,7 @@ class Trainer:
         self.tags = list(tags)
         self._column = {tag: i for i, tag in enumerate(self.tags)}
         self._models = [
-            SGDClassifier(loss="log_loss", alpha=ALPHA, random_state=i)
+            sklearn_linear.SGDClassifier(loss="log_loss", alpha=ALPHA, random_state=i)
             for i in range(len(self.tags))
         ]
 

@@ -14,11 +14,12 @@ import functools
 import logging
 
 import regex
-from rapidfuzz import fuzz
 
 from models.matching import Algorithm
+from services.core import lazy
 
 log = logging.getLogger(__name__)
+fuzz = lazy.module("rapidfuzz.fuzz")  # loaded by the first `fuzzy` rule a worker runs
 
 # One rule's regex search on one document's text (seconds). A pattern passed the save-time
 # check (services/core/patterns.py); this bounds what the check could not foresee.

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 from sqlalchemy import exists, func, select
-from tqdm import tqdm
 
 import clock
 from extensions import db
@@ -21,8 +20,10 @@ from models.base import in_tenant
 from models.documents import Document, DocumentStatus, DocumentTag
 from models.matching import TagClassifier
 from models.search import DocumentText
-from services.core import queue
+from services.core import lazy, queue
 from services.matching import classifier, predictions
+
+tqdm = lazy.module("tqdm")  # the progress bar of a training run (the CLI, the job)
 
 BATCH = 1000
 MIN_DOCUMENTS = 10  # tagged documents before a first model
@@ -126,7 +127,7 @@ def train(tenant_id: str, *, progress: bool = False) -> TagClassifier | None:
     if total < MIN_DOCUMENTS or not tags:
         return None
     trainer = classifier.Trainer(tags)
-    with tqdm(
+    with tqdm.tqdm(
         total=total * classifier.EPOCHS, unit="doc", disable=not progress, file=sys.stderr,
         desc=f"training {tenant_id}", mininterval=1.0,
     ) as bar:  # fmt: skip
