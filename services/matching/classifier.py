@@ -1,7 +1,8 @@
 """The tag classifier's feature pipeline and model, the one module that uses scikit-learn
 and numpy (loaded on first use, so that only training and prediction load them). As
-paperless-ngx classifies tags: a document's words and word pairs, one yes/no classifier per tag over the multi-label target.
-Unlike paperless-ngx's CountVectorizer and MLPClassifier, which hold the whole corpus in
+paperless-ngx classifies tags: a document's words and word pairs, one yes/no classifier
+per tag over the multi-label target. Unlike paperless-ngx's CountVectorizer and
+MLPClassifier, which hold the whole corpus in
 memory, the pipeline here is built to learn from a stream:
 
 - features: `HashingVectorizer` (stateless: no vocabulary to fit or store) over the title
