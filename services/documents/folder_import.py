@@ -250,8 +250,9 @@ class FolderImport:
     def _import(self, path: Path, relative: str) -> tuple[_Done, int]:
         max_bytes = current_app.config["DMS_MAX_UPLOAD_BYTES"]
         try:
-            # O_NOFOLLOW: a symbolic link planted in the folder never reads outside it.
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            # O_NOFOLLOW: a symbolic link planted in the folder never reads outside it;
+            # O_NONBLOCK: a named pipe does not hang the import (it is refused below).
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except FileNotFoundError:
             raise _Refused("gone before it was read") from None
         except OSError as exc:
@@ -262,6 +263,7 @@ class FolderImport:
             info = os.fstat(stream.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise _Refused("not a regular file")
+            os.set_blocking(fd, True)
             if info.st_size == 0:
                 raise _Refused("empty")
             if info.st_size > max_bytes:
