@@ -40,30 +40,35 @@ EXTRACTION_RETRY = Retry(max=2, interval=[60, 300])
 
 def schedule_extraction(document: Document) -> bool:
     """Mark the document's text pending and enqueue its extraction; False when Redis failed.
+    See schedule_extractions."""
+    return schedule_extractions([document])
+
+
+def schedule_extractions(documents: list[Document]) -> bool:
+    """Mark the documents' text pending and enqueue their extractions; False when Redis failed.
 
     A follow-up unit of work: run it after the transaction that stored the content has
-    committed (`transaction.after_commit`). It commits the pending state, then enqueues, so
-    the worker always finds the committed rows; a failure to enqueue leaves the text pending
-    for `flask documents reindex`."""
-    row = mark_pending(document)
-    db.session.commit()  # the pending state stands before the job that reads it is enqueued
+    committed (`transaction.after_commit`). It commits the pending states, then enqueues (one
+    round trip for the lot: a folder import's batch), so the worker always finds the committed
+    rows; a failure to enqueue leaves the texts pending for `flask documents reindex`."""
+    rows = [mark_pending(document) for document in documents]
+    db.session.commit()  # the pending states stand before the jobs that read them are enqueued
     try:
-        job = queue.enqueue(
+        jobs = queue.enqueue_many(
             EXTRACTION_JOB,
-            document.tenant_id,
-            document.id,
-            document.current_version,
-            job_timeout=EXTRACTION_TIMEOUT,
+            [(d.tenant_id, d.id, d.current_version) for d in documents],
+            timeout=EXTRACTION_TIMEOUT,
             retry=EXTRACTION_RETRY,
         )
     except RedisError as exc:
         log.warning(
             "could not enqueue text extraction; `flask documents reindex` will retry",
-            extra={"document_id": document.id, "error": str(exc)},
+            extra={"document_ids": [d.id for d in documents][:20], "error": str(exc)},
         )
         return False
-    row.job_id = job.id
-    db.session.commit()  # the job's id, a unit of work after the enqueue
+    for row, job in zip(rows, jobs, strict=True):
+        row.job_id = job.id
+    db.session.commit()  # the jobs' ids, a unit of work after the enqueue
     return True
 
 
