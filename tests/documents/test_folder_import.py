@@ -5,6 +5,7 @@ killed with SIGKILL is run again without doubling or losing anything."""
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import signal
 import subprocess
@@ -18,6 +19,9 @@ from sqlalchemy import func, select
 from extensions import db
 from models import Document
 from models.event import Event
+from services.core import queue, transaction
+from services.core.actors import Actor
+from services.documents import documents, uploads
 from services.documents.blobs import blob_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,6 +188,45 @@ def test_tenant_per_folder_layout(app, cli, tenant, other_tenant, tmp_path):
     assert [d.filename for d in _documents(app, tenant.id)] == ["one.txt"]
     assert [d.filename for d in _documents(app, other_tenant.id)] == ["two.txt"]
     assert _documents(app, other_tenant.id)[0].source["path"] == "two.txt"
+
+
+def test_a_batch_is_extracted_indexed_and_found(app, cli, tenant, client, headers, work, tmp_path):
+    folder = tmp_path / "in"
+    _write(folder, {f"note-{i}.txt": f"quarterly zeppelin report {i}\n".encode() for i in range(7)})
+    result = cli("documents", "import", str(folder), "--tenant", tenant.id)
+    assert "imported 7" in result.stdout
+    with app.app_context():
+        waiting = queue.queue().get_job_ids()
+    assert len([j for j in waiting if not j.startswith("thumbnail-")]) >= 7
+    work()
+    assert {d.text_status for d in _documents(app, tenant.id)} == {"done"}
+    found = client.get("/api/v1/search?q=zeppelin", headers=headers).get_json()
+    assert len(found["data"]) == 7
+
+
+def test_a_rolled_back_unit_of_work_schedules_nothing(app, tenant, tmp_path):
+    """The documents a unit of work collects for extraction are forgotten with its rollback:
+    the next commit schedules its own documents only."""
+    with app.app_context():
+        before = len(queue.queue().get_job_ids())
+        for name, keep in (("dropped.txt", False), ("kept.txt", True)):
+            with uploads.receive_file(tenant.id, io.BytesIO(name.encode() * 3), name) as received:
+                documents.create_document(
+                    received,
+                    Actor.cli(),
+                    title=None,
+                    tags=[],
+                    metadata={},
+                    source={"type": "folder"},
+                )
+            if keep:
+                transaction.commit()
+            else:
+                db.session.rollback()
+        jobs = [queue.queue().fetch_job(j) for j in queue.queue().get_job_ids()[before:]]
+    extraction = [j for j in jobs if j.func_name == "jobs.search.extract_document"]
+    assert [j.args[1] for j in extraction] == [d.id for d in _documents(app, tenant.id)]
+    assert [d.filename for d in _documents(app, tenant.id)] == ["kept.txt"]
 
 
 # --- real processes ----------------------------------------------------------------------------
