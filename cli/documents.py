@@ -138,6 +138,7 @@ def import_command(
 
 def _router(root, slug, tags, after, recursive, shown: dict) -> folder_watch.Router:
     """The imports by tenant; `shown["progress"]` (when set) hears of each file handled."""
+    reported: set[str] = set()
 
     def progress(files: int, size: int) -> None:
         if "progress" in shown:
@@ -146,7 +147,9 @@ def _router(root, slug, tags, after, recursive, shown: dict) -> folder_watch.Rou
     def make_import(name: str | None, folder: Path) -> folder_import.FolderImport | None:
         tenant_slug = slug if name is None else name
         if tenants.get_tenant(tenant_slug) is None:
-            click.echo(f"skipping {folder}: no tenant {tenant_slug!r}", err=True)
+            if tenant_slug not in reported:  # once, not for each of its files
+                reported.add(tenant_slug)
+                click.echo(f"skipping {folder}: no tenant {tenant_slug!r}", err=True)
             return None
         return folder_import.FolderImport(
             tenant_slug,

@@ -155,7 +155,6 @@ class Report:
     skipped: int = 0
     refused: list[Refusal] = field(default_factory=list)
     bytes: int = 0
-    document_ids: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -236,11 +235,11 @@ class FolderImport:
                 self.report.skipped += 1
             else:
                 self.report.imported += 1
-                self.report.document_ids.append(done.document_id)
             self.after.apply(done.path, done.relative)
             if self.on_file is not None:
                 outcome = "skipped" if done.document_id is None else "imported"
                 self.on_file(outcome, done.relative, None)
+        db.session.expunge_all()  # a watcher runs for months: hold no rows between batches
 
     def _refuse(self, relative: str, reason: str) -> None:
         self.report.refused.append(Refusal(relative, reason))

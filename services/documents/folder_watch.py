@@ -75,8 +75,10 @@ class Router:
         self.imports: dict[str, FolderImport | None] = {}
 
     def _import_for(self, name: str | None, root: Path) -> FolderImport | None:
+        # A folder whose tenant does not exist (yet) is asked about again each time: a tenant
+        # created later is served without a restart.
         key = name or ""
-        if key not in self.imports:
+        if self.imports.get(key) is None:
             self.imports[key] = self.make_import(name, root)
         return self.imports[key]
 
@@ -169,7 +171,10 @@ class Watcher:
                     return
                 self._note(Path(p) for p in events.drain())
                 if time.monotonic() - scanned >= self.rescan_every:
-                    self._note(self.router.scan())
+                    present = self.router.scan()
+                    kept = set(present)  # forget what is gone: the record stays small
+                    self.handled = {p: s for p, s in self.handled.items() if p in kept}
+                    self._note(present)
                     scanned = time.monotonic()
                 self._import_settled()
         finally:
@@ -200,9 +205,9 @@ class Watcher:
         for path, seen in ready:
             del self.pending[path]
             folder_import = self.router.route(path)
-            if folder_import is not None:
+            if folder_import is not None:  # else tried again at the next re-scan
                 folder_import.add(path)
-            self.handled[path] = (seen.size, seen.mtime_ns)
+                self.handled[path] = (seen.size, seen.mtime_ns)
         if ready:
             self.router.flush()
 

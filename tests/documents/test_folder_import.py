@@ -359,3 +359,21 @@ def test_watch_survives_the_folder_removed_and_made_again(app, tenant, tmp_path)
         _stop(proc)
     paths = sorted(d.source["path"] for d in _documents(app, tenant.id))
     assert paths == ["after.txt", "before.txt", "deep/er.txt"]
+
+
+def test_one_watcher_serves_each_tenants_folder_and_a_tenant_made_later(
+    app, tenant, create_tenant, tmp_path
+):
+    folder = tmp_path / "inboxes"
+    (folder / tenant.id).mkdir(parents=True)
+    proc, log = _watch(app, tmp_path, folder, "--tenant-per-folder")
+    try:
+        _write(folder, {f"{tenant.id}/mine.txt": b"for the first tenant\n"})
+        _write(folder, {"later/theirs.txt": b"for a tenant not made yet\n"})
+        _until(lambda: _count(app, tenant.id) == 1, 30, "the first tenant's file imported", log)
+        _until(lambda: "no tenant 'later'" in log.read_text(), 30, "the unknown folder seen", log)
+        create_tenant("later")
+        _until(lambda: _count(app, "later") == 1, 30, "picked up once the tenant exists", log)
+    finally:
+        _stop(proc)
+    assert [d.source["path"] for d in _documents(app, "later")] == ["theirs.txt"]
