@@ -282,6 +282,7 @@ def phase_folder(args, engine, folder: Path, kinds: dict[str, int]) -> dict:
         command = [FLASK, "--app", "app", "documents", "import", str(folder), "--tenant", "folder"]
         if args.profile:
             prof = args.workdir / "import.prof"
+            prof.unlink(missing_ok=True)
             command = [sys.executable, "-m", "cProfile", "-o", str(prof), *command]
         subprocess.run(command, cwd=ROOT, env=env_for(args), check=True, capture_output=True)
         imported = time.monotonic() - started
@@ -425,7 +426,8 @@ def main() -> None:
         run = phase_folder if phase == "folder" else phase_api
         report(run(args, engine, folder, kinds))
         print(f"  load average after: {os.getloadavg()}")
-    print_profile(args)
+    if args.profile:
+        print_profile(args)
 
 
 if __name__ == "__main__":
