@@ -394,6 +394,30 @@ def print_profile(args) -> None:
         )
 
 
+def reference(engine) -> str:
+    """What the machine gives right now, for reading the figures beside other runs: 500
+    `SELECT 1` round trips to PostgreSQL, and hashing 128 MiB (one core)."""
+    import hashlib
+
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        started = time.perf_counter()
+        for _ in range(500):
+            conn.execute(text("SELECT 1"))
+        round_trip = (time.perf_counter() - started) / 500 * 1e3
+    block = b"x" * (1 << 20)
+    started = time.perf_counter()
+    digest = hashlib.sha256()
+    for _ in range(128):
+        digest.update(block)
+    hashing = 128 / (time.perf_counter() - started)
+    return (
+        f"reference: SELECT 1 {round_trip:.2f} ms, sha256 {hashing:.0f} MiB/s, "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=10_000)
@@ -422,10 +446,12 @@ def main() -> None:
     from sqlalchemy import create_engine
 
     engine = create_engine(args.database.replace("postgresql://", "postgresql+psycopg://", 1))
+    print(reference(engine))
     for phase in args.phases.split(","):
         run = phase_folder if phase == "folder" else phase_api
         report(run(args, engine, folder, kinds))
         print(f"  load average after: {os.getloadavg()}")
+        print(reference(engine))
     if args.profile:
         print_profile(args)
 
