@@ -394,6 +394,59 @@ def print_profile(args) -> None:
         )
 
 
+def statements(args, folder: Path, files: int = 100) -> str:
+    """SQL statements and commits per document of the folder import (in-process, counted on
+    the engine; extraction's scheduling after each commit included): figures the machine's
+    load does not change, for comparing two versions of the code."""
+    from sqlalchemy import event
+
+    from app import create_app
+    from extensions import db
+
+    sample = args.workdir / f"sample-{files}"
+    shutil.rmtree(sample, ignore_errors=True)
+    sample.mkdir()
+    for path in sorted(folder.iterdir())[:files]:
+        shutil.copy(path, sample / path.name)
+    env = env_for(args)
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": args.database.replace(
+                "postgresql://", "postgresql+psycopg://", 1
+            ),
+            "REDIS_URL": args.redis,
+            "REDIS_KEY_PREFIX": env["DMS_REDIS_PREFIX"],
+            "SECRET_KEY": env["SECRET_KEY"],
+            "DMS_STORAGE_DIR": env["DMS_STORAGE_DIR"],
+            "DMS_LOG_JSON": False,
+        }
+    )
+    counts = {"statements": 0, "commits": 0}
+
+    def statement(*_):
+        counts["statements"] += 1
+
+    def commit(*_):
+        counts["commits"] += 1
+
+    runner = app.test_cli_runner()
+    slug = f"counted-{int(time.time())}"
+    runner.invoke(args=["tenants", "create", slug, "--plan", "enterprise"])
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", statement)
+        event.listen(db.engine, "commit", commit)
+        try:
+            result = runner.invoke(args=["documents", "import", str(sample), "--tenant", slug])
+        finally:
+            event.remove(db.engine, "before_cursor_execute", statement)
+            event.remove(db.engine, "commit", commit)
+            db.engine.dispose()
+    return (
+        f"import of {files} files: {counts['statements'] / files:.1f} SQL statements and "
+        f"{counts['commits'] / files:.2f} commits per document ({result.stdout.strip()})"
+    )
+
+
 def reference(engine) -> str:
     """What the machine gives right now, for reading the figures beside other runs: 500
     `SELECT 1` round trips to PostgreSQL, and hashing 128 MiB (one core)."""
@@ -429,6 +482,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=39)
     parser.add_argument("--limit", type=float, default=3600, help="seconds to wait at most")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--statements", action="store_true", help="only count the import's statements per file"
+    )
     args = parser.parse_args()
     args.workdir = args.workdir or Path(tempfile.mkdtemp(prefix="ingest-bench-"))
     folder = args.workdir / f"files-{args.files}-{args.seed}"
@@ -446,6 +502,9 @@ def main() -> None:
     from sqlalchemy import create_engine
 
     engine = create_engine(args.database.replace("postgresql://", "postgresql+psycopg://", 1))
+    if args.statements:
+        print(statements(args, folder))
+        return
     print(reference(engine))
     for phase in args.phases.split(","):
         run = phase_folder if phase == "folder" else phase_api

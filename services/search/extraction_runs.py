@@ -13,7 +13,7 @@ from pathlib import Path
 from flask import current_app
 from redis.exceptions import RedisError
 from rq import Retry
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 import clock
 from extensions import db
@@ -51,23 +51,26 @@ def schedule_extractions(documents: list[Document]) -> bool:
     committed (`transaction.after_commit`). It commits the pending states, then enqueues (one
     round trip for the lot: a folder import's batch), so the worker always finds the committed
     rows; a failure to enqueue leaves the texts pending for `flask documents reindex`."""
-    rows = [mark_pending(document) for document in documents]
+    for document in documents:
+        mark_pending(document)
+    # Read before the commit expires the rows: reading them after would load each again.
+    calls = [(d.tenant_id, d.id, d.current_version) for d in documents]
     db.session.commit()  # the pending states stand before the jobs that read them are enqueued
     try:
         jobs = queue.enqueue_many(
-            EXTRACTION_JOB,
-            [(d.tenant_id, d.id, d.current_version) for d in documents],
-            timeout=EXTRACTION_TIMEOUT,
-            retry=EXTRACTION_RETRY,
+            EXTRACTION_JOB, calls, timeout=EXTRACTION_TIMEOUT, retry=EXTRACTION_RETRY
         )
     except RedisError as exc:
         log.warning(
             "could not enqueue text extraction; `flask documents reindex` will retry",
-            extra={"document_ids": [d.id for d in documents][:20], "error": str(exc)},
+            extra={"document_ids": [call[1] for call in calls][:20], "error": str(exc)},
         )
         return False
-    for row, job in zip(rows, jobs, strict=True):
-        row.job_id = job.id
+    # One statement for the lot (by primary key), not a load and an update for each row.
+    db.session.execute(
+        update(DocumentText),
+        [{"document_id": call[1], "job_id": job.id} for call, job in zip(calls, jobs, strict=True)],
+    )
     db.session.commit()  # the jobs' ids, a unit of work after the enqueue
     return True
 

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from extensions import db
 from models import Document
 from models.event import Event
+from models.search import DocumentText
 from services.core import queue, transaction
 from services.core.actors import Actor
 from services.documents import documents, uploads
@@ -198,6 +199,11 @@ def test_a_batch_is_extracted_indexed_and_found(app, cli, tenant, client, header
     with app.app_context():
         waiting = queue.queue().get_job_ids()
     assert len([j for j in waiting if not j.startswith("thumbnail-")]) >= 7
+    with app.app_context():  # each text row names its job, for the recovery sweep
+        job_ids = db.session.scalars(
+            select(DocumentText.job_id).where(DocumentText.tenant_id == tenant.id)
+        ).all()
+    assert len(job_ids) == 7 and set(job_ids) <= set(waiting)
     work()
     assert {d.text_status for d in _documents(app, tenant.id)} == {"done"}
     found = client.get("/api/v1/search?q=zeppelin", headers=headers).get_json()
