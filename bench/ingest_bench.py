@@ -23,6 +23,7 @@ import argparse
 import io
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -279,6 +280,7 @@ def phase_folder(args, engine, folder: Path, kinds: dict[str, int]) -> dict:
     workers = start_workers(args)
     try:
         started = time.monotonic()
+        cpu_before = _children_cpu()
         command = [FLASK, "--app", "app", "documents", "import", str(folder), "--tenant", "folder"]
         if args.profile:
             prof = args.workdir / "import.prof"
@@ -286,6 +288,7 @@ def phase_folder(args, engine, folder: Path, kinds: dict[str, int]) -> dict:
             command = [sys.executable, "-m", "cProfile", "-o", str(prof), *command]
         subprocess.run(command, cwd=ROOT, env=env_for(args), check=True, capture_output=True)
         imported = time.monotonic() - started
+        import_cpu = _children_cpu() - cpu_before
         text_done, all_done = wait_searchable(
             engine, "folder", total, text_total, started, args.limit
         )
@@ -293,6 +296,8 @@ def phase_folder(args, engine, folder: Path, kinds: dict[str, int]) -> dict:
         stop(workers)
     return {
         "phase": "folder import",
+        "import_cpu_s": import_cpu,
+        "workers_cpu_s": _children_cpu() - cpu_before - import_cpu,
         "import_s": imported,
         "text_done_s": text_done,
         "all_done_s": all_done,
@@ -300,6 +305,13 @@ def phase_folder(args, engine, folder: Path, kinds: dict[str, int]) -> dict:
         "total": total,
         "jobs": job_time(args),
     }
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the waited-for child processes: the import, and the
+    workers once stopped (their work horses are waited for by them, so included)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def phase_api(args, engine, folder: Path, kinds: dict[str, int]) -> dict:
@@ -373,6 +385,11 @@ def report(result: dict) -> None:
     print(f"  stored (import / uploads alone): {rate(result['total'], result['import_s'])}")
     print(f"  text-like searchable: {rate(result['text_total'], result['text_done_s'])}")
     print(f"  all searchable:       {rate(result['total'], result['all_done_s'])}")
+    if "import_cpu_s" in result:
+        print(
+            f"  CPU per document: the import {result['import_cpu_s'] / result['total'] * 1e3:.1f}"
+            f" ms, the workers {result['workers_cpu_s'] / result['total'] * 1e3:.1f} ms"
+        )
     for name, (count, seconds) in sorted(result["jobs"].items(), key=lambda kv: -kv[1][1]):
         print(
             f"  worker time {name:40} {count:6} jobs {seconds:8.1f} s"
