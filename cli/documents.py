@@ -155,7 +155,7 @@ def _router(root, slug, tags, after, recursive, shown: dict) -> folder_watch.Rou
             tenant_slug,
             folder,
             tags=tags,
-            after=after,
+            after=after if name is None else after.for_tenant(name),
             progress=progress,
             on_file=shown.get("on_file"),
         )

@@ -96,6 +96,10 @@ class After:
             [FieldError("VALIDATION_ERROR", "after: keep, move:DIR or delete.", "after")]
         )
 
+    def for_tenant(self, slug: str) -> After:
+        """With one folder per tenant, each tenant's files move into a folder of its own."""
+        return After(self.action, self.target / slug) if self.target is not None else self
+
     def apply(self, path: Path, relative: str) -> None:
         """Move or delete a file whose content is committed; one that is gone already is
         fine (a re-run after a kill between the commit and this)."""

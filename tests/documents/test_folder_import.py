@@ -182,8 +182,13 @@ def test_tenant_per_folder_layout(app, cli, tenant, other_tenant, tmp_path):
             "loose.txt": b"not in a tenant's folder\n",
         },
     )
-    result = cli("documents", "import", str(folder), "--tenant-per-folder")
+    done = tmp_path / "done"
+    result = cli(
+        "documents", "import", str(folder), "--tenant-per-folder", "--after", f"move:{done}"
+    )
     assert result.exit_code == 0, result.output
+    assert (done / tenant.id / "one.txt").exists() and (done / other_tenant.id / "two.txt").exists()
+    assert (folder / "nobody" / "three.txt").exists() and (folder / "loose.txt").exists()
     assert "imported 2, skipped 0" in result.stdout
     assert "no tenant 'nobody'" in result.stderr
     assert [d.filename for d in _documents(app, tenant.id)] == ["one.txt"]
