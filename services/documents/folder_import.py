@@ -115,6 +115,14 @@ class After:
             pass
 
 
+def _readable(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 (kept by Python as surrogates, which no
+    database column takes) become U+FFFD, and control characters a visible `?`, so that a
+    name shown on the operator's terminal cannot move its cursor."""
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return "".join("?" if ord(c) < 32 or ord(c) == 127 else c for c in text)
+
+
 def _free_name(path: Path) -> Path:
     """`path`, or `name (2).ext` and so on when something is there already."""
     candidate, n = path, 1
@@ -208,7 +216,7 @@ class FolderImport:
 
     def add(self, path: Path) -> None:
         """Import one file into the open batch; commit when the batch is full."""
-        relative = path.relative_to(self.root).as_posix()
+        relative = _readable(path.relative_to(self.root).as_posix())
         size = 0
         try:
             done, size = self._import(path, relative)
@@ -274,7 +282,7 @@ class FolderImport:
             self._rolled_back = False
             transaction.after_rollback(self._note_rollback)
             try:
-                with uploads.receive_file(self.tenant_id, stream, path.name) as received:
+                with uploads.receive_file(self.tenant_id, stream, _readable(path.name)) as received:
                     size = received.blob.size
                     if self._stored(received.blob.sha256):
                         return _Done(path, relative, None), size

@@ -388,3 +388,20 @@ def test_one_watcher_serves_each_tenants_folder_and_a_tenant_made_later(
     finally:
         _stop(proc)
     assert [d.source["path"] for d in _documents(app, "later")] == ["theirs.txt"]
+
+
+def test_hostile_file_names_are_imported_under_readable_names(app, cli, tenant, tmp_path):
+    """A name that is not UTF-8, or holds a terminal's escape sequence, neither stops the
+    import (a row could not store it) nor reaches the operator's terminal raw."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/caf\xe9.txt", "wb") as out:
+        out.write(b"latin-1 name\n")
+    (folder / "red\x1b[31m.txt").write_bytes(b"escape in the name\n")
+    (folder / "empty\x1b[2J.txt").write_bytes(b"")
+    result = cli("documents", "import", str(folder), "--tenant", tenant.id)
+    assert "imported 2, skipped 0 (already stored), refused 1" in result.stdout
+    assert "\x1b" not in result.output
+    assert "refused empty?[2J.txt: empty" in result.stderr
+    paths = sorted(d.source["path"] for d in _documents(app, tenant.id))
+    assert paths == ["caf\ufffd.txt", "red?[31m.txt"]
