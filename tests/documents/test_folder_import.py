@@ -337,11 +337,11 @@ def test_watch_waits_for_a_file_to_stop_growing_and_ignores_temporary_files(app,
                 out.flush()
                 time.sleep(0.4)
                 assert _count(app, tenant.id) == 0, "imported while still growing"
-        _until(lambda: _count(app, tenant.id) == 1, 30, "the finished file imported", log)
+        _until(lambda: _count(app, tenant.id) == 1, 90, "the finished file imported", log)
         (doc,) = _documents(app, tenant.id)
         assert doc.size == len(chunk) * 8
         assert doc.source == {"type": "folder", "path": "slow.txt"}
-        _until(lambda: not (folder / "slow.txt").exists(), 10, "--after delete applied", log)
+        _until(lambda: not (folder / "slow.txt").exists(), 30, "--after delete applied", log)
         time.sleep(2.5)  # past a re-scan: the temporary files are still not taken
         assert _count(app, tenant.id) == 1
         assert len(list(folder.iterdir())) == 5
@@ -356,14 +356,14 @@ def test_watch_survives_the_folder_removed_and_made_again(app, tenant, tmp_path)
     proc, log = _watch(app, tmp_path, folder, "--tenant", tenant.id, "--recursive")
     try:
         (folder / "before.txt").write_bytes(b"before the unmount\n")
-        _until(lambda: _count(app, tenant.id) == 1, 30, "the first file imported", log)
+        _until(lambda: _count(app, tenant.id) == 1, 90, "the first file imported", log)
         for path in sorted(folder.rglob("*"), reverse=True):
             path.unlink()
         folder.rmdir()
         time.sleep(1.5)  # the watcher finds its folder gone and waits for it
         folder.mkdir()
         _write(folder, {"after.txt": b"after the mount\n", "deep/er.txt": b"deeper\n"})
-        _until(lambda: _count(app, tenant.id) == 3, 60, "files in the new folder imported", log)
+        _until(lambda: _count(app, tenant.id) == 3, 120, "files in the new folder imported", log)
         assert proc.poll() is None
         assert "watch lost" in log.read_text() or "folder missing" in log.read_text()
     finally:
@@ -381,10 +381,10 @@ def test_one_watcher_serves_each_tenants_folder_and_a_tenant_made_later(
     try:
         _write(folder, {f"{tenant.id}/mine.txt": b"for the first tenant\n"})
         _write(folder, {"later/theirs.txt": b"for a tenant not made yet\n"})
-        _until(lambda: _count(app, tenant.id) == 1, 30, "the first tenant's file imported", log)
-        _until(lambda: "no tenant 'later'" in log.read_text(), 30, "the unknown folder seen", log)
+        _until(lambda: _count(app, tenant.id) == 1, 90, "the first tenant's file imported", log)
+        _until(lambda: "no tenant 'later'" in log.read_text(), 90, "the unknown folder seen", log)
         create_tenant("later")
-        _until(lambda: _count(app, "later") == 1, 30, "picked up once the tenant exists", log)
+        _until(lambda: _count(app, "later") == 1, 90, "picked up once the tenant exists", log)
     finally:
         _stop(proc)
     assert [d.source["path"] for d in _documents(app, "later")] == ["theirs.txt"]
