@@ -127,7 +127,11 @@ class DocumentVersion(TenantScoped, db.Model):
     """Each upload of new content; the document row mirrors its current version."""
 
     __tablename__ = "document_versions"
-    __table_args__ = (UniqueConstraint("document_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("document_id", "number"),
+        # Content lookups: the folder import's "already stored", a blob's "still in use".
+        Index("ix_document_versions_tenant_sha256", "tenant_id", "sha256"),
+    )
     __not_found_label__ = "Document version"
 
     id: Mapped[str] = id_column("dver")

@@ -60,6 +60,7 @@ ACTION_LABELS = {
     "custom_field.updated": "Custom field changed",
     "custom_field.deleted": "Custom field deleted (with its values)",
     "document.custom_fields_changed": "Document's custom fields set",
+    "document.folder_imported": "Documents imported from a folder",
     "push.subscribed": "Device subscribed to push notifications",
     "push.unsubscribed": "Device unsubscribed from push notifications",
     "webhook.created": "Webhook endpoint added",

@@ -30,11 +30,24 @@ R = TypeVar("R")
 
 _AFTER = "dms.after_commit"
 _AFTER_ROLLBACK = "dms.after_rollback"
+_COLLECTED = "dms.collected"
 
 
 def after_commit(callback: Callable[[], None]) -> None:
     """Run `callback` once the current unit of work has committed (never if it rolls back)."""
     db.session.info.setdefault(_AFTER, []).append(callback)
+
+
+def after_commit_collect(key: str, item: object, then: Callable[[list], None]) -> None:
+    """Add `item` to the unit of work's list under `key`; once it commits, `then(list)` runs
+    once for all of them (a batch's documents scheduled in one go). A rollback forgets it."""
+    collected = db.session.info.setdefault(_COLLECTED, {})
+    items = collected.get(key)
+    if items is None:
+        items = collected[key] = []
+        after_commit(lambda: then(items))
+    if item not in items:
+        items.append(item)
 
 
 def after_rollback(callback: Callable[[], None]) -> None:
@@ -49,6 +62,7 @@ def commit() -> None:
     session = db.session
     session.commit()  # the one commit every boundary goes through
     session.info.pop(_AFTER_ROLLBACK, None)
+    session.info.pop(_COLLECTED, None)
     for callback in session.info.pop(_AFTER, []):
         callback()
 
@@ -72,5 +86,6 @@ def transactional(work: Callable[P, R]) -> Callable[P, R]:
 @event.listens_for(Session, "after_rollback")
 def _forget_follow_ups(session: Session) -> None:
     session.info.pop(_AFTER, None)
+    session.info.pop(_COLLECTED, None)
     for callback in session.info.pop(_AFTER_ROLLBACK, []):
         callback()

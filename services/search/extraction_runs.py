@@ -13,7 +13,7 @@ from pathlib import Path
 from flask import current_app
 from redis.exceptions import RedisError
 from rq import Retry
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 import clock
 from extensions import db
@@ -40,30 +40,38 @@ EXTRACTION_RETRY = Retry(max=2, interval=[60, 300])
 
 def schedule_extraction(document: Document) -> bool:
     """Mark the document's text pending and enqueue its extraction; False when Redis failed.
+    See schedule_extractions."""
+    return schedule_extractions([document])
+
+
+def schedule_extractions(documents: list[Document]) -> bool:
+    """Mark the documents' text pending and enqueue their extractions; False when Redis failed.
 
     A follow-up unit of work: run it after the transaction that stored the content has
-    committed (`transaction.after_commit`). It commits the pending state, then enqueues, so
-    the worker always finds the committed rows; a failure to enqueue leaves the text pending
-    for `flask documents reindex`."""
-    row = mark_pending(document)
-    db.session.commit()  # the pending state stands before the job that reads it is enqueued
+    committed (`transaction.after_commit`). It commits the pending states, then enqueues (one
+    round trip for the lot: a folder import's batch), so the worker always finds the committed
+    rows; a failure to enqueue leaves the texts pending for `flask documents reindex`."""
+    for document in documents:
+        mark_pending(document)
+    # Read before the commit expires the rows: reading them after would load each again.
+    calls = [(d.tenant_id, d.id, d.current_version) for d in documents]
+    db.session.commit()  # the pending states stand before the jobs that read them are enqueued
     try:
-        job = queue.enqueue(
-            EXTRACTION_JOB,
-            document.tenant_id,
-            document.id,
-            document.current_version,
-            job_timeout=EXTRACTION_TIMEOUT,
-            retry=EXTRACTION_RETRY,
+        jobs = queue.enqueue_many(
+            EXTRACTION_JOB, calls, timeout=EXTRACTION_TIMEOUT, retry=EXTRACTION_RETRY
         )
     except RedisError as exc:
         log.warning(
             "could not enqueue text extraction; `flask documents reindex` will retry",
-            extra={"document_id": document.id, "error": str(exc)},
+            extra={"document_ids": [call[1] for call in calls][:20], "error": str(exc)},
         )
         return False
-    row.job_id = job.id
-    db.session.commit()  # the job's id, a unit of work after the enqueue
+    # One statement for the lot (by primary key), not a load and an update for each row.
+    db.session.execute(
+        update(DocumentText),
+        [{"document_id": call[1], "job_id": job.id} for call, job in zip(calls, jobs, strict=True)],
+    )
+    db.session.commit()  # the jobs' ids, a unit of work after the enqueue
     return True
 
 

@@ -20,18 +20,21 @@ def connect() -> None:
 
 
 def _content_changed(document: Document, **_) -> None:
-    # Once the content is committed: the extraction job reads the committed rows.
-    transaction.after_commit(lambda: _schedule(document))
+    # Once the content is committed: the extraction job reads the committed rows. The
+    # documents of one unit of work (a folder import's batch) are scheduled together.
+    transaction.after_commit_collect("search.extract", document, _schedule)
 
 
-def _schedule(document: Document) -> None:
-    # The document is committed; a failure to enqueue must not turn the upload into an error
+def _schedule(documents: list[Document]) -> None:
+    # The documents are committed; a failure to enqueue must not turn the upload into an error
     # (the text stays pending and `flask documents reindex` or the sweep picks it up).
     try:
-        extraction_runs.schedule_extraction(document)
+        extraction_runs.schedule_extractions(documents)
     except Exception:
         db.session.rollback()
-        indexing.log.exception("text extraction not scheduled", extra={"document_id": document.id})
+        indexing.log.exception(
+            "text extraction not scheduled", extra={"document_ids": [d.id for d in documents]}
+        )
 
 
 def _fields_changed(document: Document, *, changed: list[str], **_) -> None:

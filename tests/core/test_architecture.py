@@ -310,6 +310,7 @@ COMMITS = {
     ),
     "services/semantic/embedding.py": (2, "embedding is scheduled after the passages' commit"),
     "services/documents/purge.py": (1, "the trash purge, a batch at a time"),
+    "services/documents/folder_import.py": (1, "a folder's import, a batch at a time"),
     "services/search/passages.py": (1, "the passages' rebuild, a batch at a time"),
     "services/search/index_merge.py": (1, "merging SQLite's search index, a step at a time"),
     "services/search/common_words.py": (2, "listing the common words, a term at a time"),

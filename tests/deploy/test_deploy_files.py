@@ -58,7 +58,7 @@ def test_systemd_units_verify(tmp_path):
         text = unit.read_text().replace("/opt/dms", str(ROOT))
         (tmp_path / unit.name.replace("@.", "@1.")).write_text(text)
     units = sorted(str(p) for p in tmp_path.glob("*.service"))
-    assert len(units) == 2
+    assert len(units) == 3
 
     done = subprocess.run(["systemd-analyze", "verify", *units], capture_output=True, text=True,
                           check=False, timeout=60)  # fmt: skip
