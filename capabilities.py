@@ -152,6 +152,10 @@ CAPABILITIES = (
         "bulk", "bulk edits of documents as jobs, their progress",
         "api portal services models templates tests docs jobs",
     ),
+    _capability(
+        "mailaccounts", "IMAP mail accounts polled for documents, exactly once",
+        "api portal services models templates tests docs jobs cli",
+    ),
 )  # fmt: skip
 
 

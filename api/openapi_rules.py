@@ -57,6 +57,7 @@ TAG_DESCRIPTIONS = {
     "sharing": "Share links: expiring, revocable downloads of one document without signing in.",
     "saved-views": "Saved views: named filters, sort and columns of the documents list.",
     "thumbnails": "Each document's thumbnail: a WebP picture of its current version.",
+    "mail-accounts": "IMAP mail accounts polled for documents: their rules, a test, a poll now.",
     "reference": "This document.",
 }
 

@@ -14,6 +14,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.keys import SCOPES, ApiKey
 from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.mailaccounts import MailAccount, MailMessage, MailSecurity
 from models.notes import Note
 from models.notifications import Notification
 from models.oauth import OAuthClient, OAuthCode, OAuthConsent, OAuthToken
@@ -71,6 +72,9 @@ __all__ = [
     "InstanceState",
     "Job",
     "JobStatus",
+    "MailAccount",
+    "MailMessage",
+    "MailSecurity",
     "Message",
     "Note",
     "Notification",

@@ -42,6 +42,7 @@ SERVICE_LAYERS = {
     "thumbnails": {"core", "documents", "search"},
     "views": {"core", "audit", "documents"},
     "bulk": {"core", "audit", "documents", "customfields", "workflows"},
+    "mailaccounts": {"core", "audit", "documents", "notifications"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the
 # API and the portal: it calls services, and jobs for `flask worker` and the inline runs.
@@ -356,6 +357,7 @@ JOB_AND_CLI_MODULES = {
     "services/workflows/escalation.py": "the escalation sweep (a job)",
     "services/thumbnails/backfill.py": "`flask documents thumbnails`, over every tenant",
     "services/bulk/recovery.py": "the bulk jobs' recovery sweep (a job)",
+    "services/mailaccounts/polling.py": "the mail polls (jobs, `flask mailaccounts`)",
 }
 # The loads of a tenant-owned model by something else than its tenant, by module:function.
 UNSCOPED_LOADS = {
