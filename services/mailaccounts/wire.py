@@ -12,8 +12,8 @@ from pydantic import (
     Field,
     StringConstraints,
     TypeAdapter,
+    ValidationInfo,
     field_validator,
-    model_validator,
 )
 from pydantic.alias_generators import to_camel
 
@@ -63,14 +63,16 @@ class MailRule(_Body):
         False, description="The message's text also becomes a document (with attachmentsOnly off)."
     )
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_RULE_TAGS)
-    after_import: AfterImport = Field("markRead", description="What happens to the message.")
     move_to: Folder | None = Field(None, description="The folder `move` puts it in.")
+    # After moveTo, so that its check sees it.
+    after_import: AfterImport = Field("markRead", description="What happens to the message.")
 
-    @model_validator(mode="after")
-    def _move_needs_a_folder(self) -> MailRule:
-        if self.after_import == "move" and not self.move_to:
-            raise ValueError("moveTo is required when afterImport is move")
-        return self
+    @field_validator("after_import")
+    @classmethod
+    def _move_needs_a_folder(cls, value: str, info: ValidationInfo) -> str:
+        if value == "move" and not info.data.get("move_to"):
+            raise ValueError("move needs the folder to move to (moveTo)")
+        return value
 
 
 class MailAccountCreate(_Body):
@@ -123,7 +125,7 @@ class MailAccountPatch(_Body):
 
     @field_validator("imap_port", "poll_minutes")
     @classmethod
-    def _bounds(cls, value: int | None, info) -> int | None:
+    def _bounds(cls, value: int | None, info: ValidationInfo) -> int | None:
         top = 65535 if info.field_name == "imap_port" else MAX_POLL_MINUTES
         if value is not None and not 1 <= value <= top:
             raise ValueError(f"must be between 1 and {top}")

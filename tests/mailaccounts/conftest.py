@@ -4,6 +4,8 @@ through the API, as an integrator would."""
 
 from __future__ import annotations
 
+import imaplib
+import ssl
 from collections.abc import Iterator
 from email.message import EmailMessage
 
@@ -90,3 +92,66 @@ def make_account(client, headers, dovecot, mailbox, trusted):
         return response.get_json()["data"]
 
     return factory
+
+
+def server_view(dovecot: Dovecot, user: User, folder: str = "INBOX") -> list[tuple[str, bool]]:
+    """(subject, seen) of each message in `folder`, read over IMAP as a mail client would."""
+    client = imaplib.IMAP4_SSL(
+        "127.0.0.1", dovecot.imaps_port, ssl_context=ssl.create_default_context(cafile=dovecot.ca)
+    )
+    try:
+        client.login(user.name, PASSWORD)
+        client.select(folder, readonly=True)
+        typ, data = client.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (SUBJECT)])")
+        found = []
+        for item in data:
+            if isinstance(item, tuple):
+                subject = item[1].decode().partition(":")[2].strip()
+                found.append((subject, b"\\Seen" in item[0]))
+        return found
+    finally:
+        client.logout()
+
+
+@pytest.fixture
+def poll(app, tenant):
+    """Run one poll of an account here, as the job does; what it returns."""
+    from jobs.mailaccounts import poll_account
+
+    def run(account_id: str, tenant_id: str | None = None):
+        with app.app_context():
+            return poll_account(tenant_id or tenant.id, account_id)
+
+    return run
+
+
+def mail_documents(app, tenant_id: str) -> list:
+    from sqlalchemy import select
+
+    from extensions import db
+    from models import Document
+
+    with app.app_context():
+        rows = db.session.scalars(
+            select(Document).where(Document.tenant_id == tenant_id).order_by(Document.created_at)
+        ).all()
+        for row in rows:
+            db.session.expunge(row)
+        return rows
+
+
+def records(app, account_id: str) -> list:
+    from sqlalchemy import select
+
+    from extensions import db
+    from models import MailMessage
+
+    with app.app_context():
+        rows = db.session.scalars(
+            select(MailMessage)
+            .where(MailMessage.account_id == account_id)
+            .order_by(MailMessage.uid)
+        ).all()
+        for row in rows:
+            db.session.expunge(row)
+        return rows

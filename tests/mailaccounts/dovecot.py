@@ -57,9 +57,15 @@ def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .add_extension(
             x509.KeyUsage(
-                digital_signature=True, content_commitment=False, key_encipherment=False,
-                data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                crl_sign=True, encipher_only=False, decipher_only=False,
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
             ),
             critical=True,
         )  # fmt: skip
@@ -177,16 +183,16 @@ class Dovecot:
             os.chown(part, self.mail_uid, self.mail_gid)
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [DOVECOT, "-F", "-c", str(self.config)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        with (self.root / "dovecot.out").open("wb") as out:
+            self.process = subprocess.Popen(
+                [DOVECOT, "-F", "-c", str(self.config)], stdout=out, stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + 20
         ports = [self.plain_port] + ([self.imaps_port] if self.ssl else [])
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"dovecot exited: {self.process.stderr.read().decode()}")
+                output = (self.root / "dovecot.out").read_text()
+                raise RuntimeError(f"dovecot exited: {output}")
             if all(_listening(port) for port in ports):
                 return
             time.sleep(0.05)
