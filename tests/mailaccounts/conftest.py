@@ -102,7 +102,7 @@ def server_view(dovecot: Dovecot, user: User, folder: str = "INBOX") -> list[tup
     try:
         client.login(user.name, PASSWORD)
         client.select(folder, readonly=True)
-        typ, data = client.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (SUBJECT)])")
+        _typ, data = client.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (SUBJECT)])")
         found = []
         for item in data:
             if isinstance(item, tuple):

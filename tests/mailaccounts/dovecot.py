@@ -29,13 +29,22 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 DOVECOT = "/usr/sbin/dovecot"
-PASSWORD = "imap-secret-Pa55"  # noqa: S105  (the test users' password)
+PASSWORD = "imap-secret-Pa55"  # the test users' password
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+_NO_USAGE = dict.fromkeys(
+    (
+        "digital_signature", "content_commitment", "key_encipherment", "data_encipherment",
+        "key_agreement", "key_cert_sign", "crl_sign", "encipher_only", "decipher_only",
+    ),
+    False,
+)  # fmt: skip
 
 
 def _name(common: str) -> x509.Name:
@@ -68,7 +77,7 @@ def make_certificates(directory: Path) -> tuple[Path, Path, Path]:
                 decipher_only=False,
             ),
             critical=True,
-        )  # fmt: skip
+        )
         .sign(ca_key, hashes.SHA256())
     )
     key = ec.generate_private_key(ec.SECP256R1())
@@ -117,7 +126,7 @@ class User:
         """Put a message into the Maildir (INBOX or `folder`), as a delivery agent would."""
         base = self.maildir if folder is None else self.maildir / f".{folder}"
         for sub in ("new", "cur", "tmp"):
-            self.server.own((base / sub))
+            self.server.own(base / sub)
         name = f"{time.time_ns()}.M{next(self.server.counter)}P{os.getpid()}.dms,S={len(message)}"
         target = base / ("cur" if flags else "new") / (f"{name}:2,{flags}" if flags else name)
         target.write_bytes(message)
