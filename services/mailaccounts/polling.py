@@ -242,9 +242,11 @@ def import_message(plan: Plan, uid: int, size: int, head: bytes, raw: bytes | No
     if rule is None:
         record.parts = [{"reason": "no rule matches"}]
     elif size > plan.max_message_bytes or raw is None:
-        reason = "gone from the server" if raw is None else (
-            f"the message ({size} bytes) is over the limit of {plan.max_message_bytes} bytes"
-        )  # fmt: skip
+        reason = "gone from the server"
+        if size > plan.max_message_bytes:
+            reason = (
+                f"the message ({size} bytes) is over the limit of {plan.max_message_bytes} bytes"
+            )
         record.outcome, record.parts = "refused", [{"reason": reason}]
     else:
         imported = _import_parts(plan, account, rule, record, raw, sender, subject)

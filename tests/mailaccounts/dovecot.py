@@ -29,6 +29,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 DOVECOT = "/usr/sbin/dovecot"
+MAX_USERS = 500
 PASSWORD = "imap-secret-Pa55"  # the test users' password
 
 
@@ -148,7 +149,6 @@ class Dovecot:
         self.run_dir.mkdir(parents=True)
         self.log = root / "dovecot.log"
         self.passwd = root / "passwd"
-        self.passwd.write_text("")
         self.ca, self.cert, self.key = make_certificates(root)
         if os.geteuid() == 0:
             self.mail_uid = pwd.getpwnam("nobody").pw_uid
@@ -177,6 +177,14 @@ class Dovecot:
                 plain=self.plain_port,
                 imaps=self.imaps_port,
                 imaps_listener=_IMAPS.format(imaps=self.imaps_port) if ssl else "",
+            )
+        )
+        # Every user up front: Dovecot notices a changed passwd-file by its time stamp, which
+        # two users added within one second would not change.
+        self.passwd.write_text(
+            "".join(
+                f"user{n}:{{PLAIN}}{PASSWORD}:{self.mail_uid}:{self.mail_gid}::{self.homes}/user{n}\n"
+                for n in range(1, MAX_USERS + 1)
             )
         )
         self.process: subprocess.Popen | None = None
@@ -224,8 +232,6 @@ class Dovecot:
         self.own(home / "Maildir" / "new")
         self.own(home / "Maildir" / "cur")
         self.own(home / "Maildir" / "tmp")
-        with self.passwd.open("a") as out:
-            out.write(f"{name}:{{PLAIN}}{PASSWORD}:{self.mail_uid}:{self.mail_gid}::{home}\n")
         return User(self, name, home)
 
 
