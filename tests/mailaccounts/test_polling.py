@@ -62,14 +62,35 @@ def test_rules_choose_the_messages_and_what_happens_to_them(
     app, tenant, dovecot, mailbox, make_account, poll
 ):
     pdf = [("a.pdf", PDF, "application/pdf")]
-    mailbox.deliver(message(subject="Receipt 1", sender="shop@store.example",
-                            message_id="<r1@x>", attachments=pdf))  # fmt: skip
-    mailbox.deliver(message(subject="Contract", sender="legal@firm.example",
-                            message_id="<c1@x>", attachments=[("c.txt", b"Contract\n", "text/plain")]))  # fmt: skip
-    mailbox.deliver(message(subject="Newsletter", sender="news@firm.example",
-                            message_id="<n1@x>", body="No attachment here."))  # fmt: skip
-    mailbox.deliver(message(subject="Memo", sender="boss@acme.example",
-                            message_id="<m1@x>", body="Please archive this memo."))  # fmt: skip
+    mailbox.deliver(
+        message(
+            subject="Receipt 1", sender="shop@store.example", message_id="<r1@x>", attachments=pdf
+        )
+    )
+    mailbox.deliver(
+        message(
+            subject="Contract",
+            sender="legal@firm.example",
+            message_id="<c1@x>",
+            attachments=[("c.txt", b"Contract\n", "text/plain")],
+        )
+    )
+    mailbox.deliver(
+        message(
+            subject="Newsletter",
+            sender="news@firm.example",
+            message_id="<n1@x>",
+            body="No attachment here.",
+        )
+    )
+    mailbox.deliver(
+        message(
+            subject="Memo",
+            sender="boss@acme.example",
+            message_id="<m1@x>",
+            body="Please archive this memo.",
+        )
+    )
     account = make_account(
         rules=[
             {"fromContains": "STORE.example", "afterImport": "delete", "tags": ["receipts"]},
@@ -89,8 +110,12 @@ def test_rules_choose_the_messages_and_what_happens_to_them(
     assert sorted(server_view(dovecot, mailbox)) == [("Memo", True), ("Newsletter", False)]
     assert server_view(dovecot, mailbox, "Archive") == [("Contract", False)]
     outcomes = {r.message_id: r.outcome for r in records(app, account["id"])}
-    assert outcomes == {"<r1@x>": "imported", "<c1@x>": "imported", "<n1@x>": "skipped",
-                        "<m1@x>": "imported"}  # fmt: skip
+    assert outcomes == {
+        "<r1@x>": "imported",
+        "<c1@x>": "imported",
+        "<n1@x>": "skipped",
+        "<m1@x>": "imported",
+    }
 
 
 def test_types_and_sizes_are_refused_per_attachment_with_the_reason(
@@ -107,8 +132,12 @@ def test_types_and_sizes_are_refused_per_attachment_with_the_reason(
             ]
         )
     )
-    mailbox.deliver(message(message_id="<only-bad@x>",
-                            attachments=[("big.pdf", PDF + b"%" * 2000, "application/pdf")]))  # fmt: skip
+    mailbox.deliver(
+        message(
+            message_id="<only-bad@x>",
+            attachments=[("big.pdf", PDF + b"%" * 2000, "application/pdf")],
+        )
+    )
     account = make_account()
 
     assert poll(account["id"])["documents"] == 1
@@ -162,13 +191,24 @@ def test_a_message_over_the_message_limit_is_refused_unread(
 
 
 def _nested(depth: int, message_id: str) -> bytes:
-    lines = [b"From: bomb@x.example", b"Subject: Nested", f"Message-ID: {message_id}".encode(),
-             b"MIME-Version: 1.0"]  # fmt: skip
+    lines = [
+        b"From: bomb@x.example",
+        b"Subject: Nested",
+        f"Message-ID: {message_id}".encode(),
+        b"MIME-Version: 1.0",
+    ]
     for level in range(depth):
-        lines += [f'Content-Type: multipart/mixed; boundary="b{level}"'.encode(), b"",
-                  f"--b{level}".encode()]  # fmt: skip
-    lines += [b"Content-Type: text/plain", b'Content-Disposition: attachment; filename="x.txt"',
-              b"", b"deep"]  # fmt: skip
+        lines += [
+            f'Content-Type: multipart/mixed; boundary="b{level}"'.encode(),
+            b"",
+            f"--b{level}".encode(),
+        ]
+    lines += [
+        b"Content-Type: text/plain",
+        b'Content-Disposition: attachment; filename="x.txt"',
+        b"",
+        b"deep",
+    ]
     for level in reversed(range(depth)):
         lines.append(f"--b{level}--".encode())
     return b"\r\n".join(lines) + b"\r\n"
@@ -178,8 +218,10 @@ def test_a_mime_bomb_of_nested_parts_is_refused(app, tenant, mailbox, make_accou
     mailbox.deliver(_nested(5000, "<bomb@x>"))  # deeper than the parser can go
     mailbox.deliver(_nested(50, "<deep@x>"))  # deeper than MAX_DEPTH
     mailbox.deliver(_nested(5, "<fine@x>"))
-    wide = message(message_id="<wide@x>",
-                   attachments=[(f"{n}.bin", b"", "application/octet-stream") for n in range(2500)])  # fmt: skip
+    wide = message(
+        message_id="<wide@x>",
+        attachments=[(f"{n}.bin", b"", "application/octet-stream") for n in range(2500)],
+    )
     mailbox.deliver(wide)
     account = make_account()
 
@@ -226,8 +268,13 @@ def test_a_poll_takes_a_bounded_batch_and_goes_on_from_there(
 ):
     monkeypatch.setitem(app.config, "DMS_MAIL_BATCH_MESSAGES", 3)
     for n in range(7):
-        mailbox.deliver(message(message_id=f"<b{n}@x>", subject=f"S{n}",
-                                attachments=[(f"{n}.txt", f"doc {n}\n".encode(), "text/plain")]))  # fmt: skip
+        mailbox.deliver(
+            message(
+                message_id=f"<b{n}@x>",
+                subject=f"S{n}",
+                attachments=[(f"{n}.txt", f"doc {n}\n".encode(), "text/plain")],
+            )
+        )
     account = make_account()
 
     assert poll(account["id"]) == {"messages": 3, "documents": 3, "more": True}
@@ -253,7 +300,7 @@ def test_failures_back_off_and_tell_the_admins(
     assert timedelta(minutes=39) < wait <= timedelta(minutes=41)  # 10 min doubled twice
 
     poll(account["id"])
-    ((kind, title, details),) = notifications_of(app, admin)
+    ((kind, _title, details),) = notifications_of(app, admin)
     assert kind == "mail_account.failing" and details["mailAccountId"] == account["id"]
     poll(account["id"])
     assert len(notifications_of(app, admin)) == 1  # once a day per account
