@@ -36,7 +36,9 @@ SHARED = {
     "cli": {"boundary", "processes"},
     "templates": {"dashboard"},
     "tests": {"browser", "core", "deploy", "openapi"},
-    "docs": {"architecture", "decisions", "interface", "portal", "sdk", "tenant-archive"},
+    "docs": {
+        "architecture", "decisions", "ingestion", "interface", "portal", "sdk", "tenant-archive",
+    },
 }  # fmt: skip
 
 

@@ -16,7 +16,7 @@ VERBS = frozenset(
         "close", "complete", "confirm", "copy", "count", "create", "decline", "delete",
         "detach", "disable", "download", "enable", "escalate", "exchange", "export", "finish",
         "generate", "get", "import", "invite", "issue", "link", "list", "mark", "merge",
-        "move", "pause", "preview", "publish", "purge", "read", "refresh", "register",
+        "move", "pause", "poll", "preview", "publish", "purge", "read", "refresh", "register",
         "reject", "remove", "reopen", "replay", "resend", "reset", "restore", "resume",
         "retry", "revoke", "rotate", "search", "send", "set", "sign", "start", "submit",
         "subscribe", "suggest", "summarize", "test", "unlink", "unsubscribe", "update", "upload",
