@@ -43,6 +43,8 @@ def link_of(notification: Notification) -> str | None:
         return url_for("portal.document_detail", document_id=data["documentId"], _anchor="notes")
     if notification.type == "api.deprecation_notice":
         return url_for("portal.deprecation_notices")
+    if "mailAccountId" in data:
+        return url_for("portal.mail_accounts_page", _anchor=f"row-{data['mailAccountId']}")
     return None
 
 
