@@ -5,9 +5,9 @@ commit together), the after-import action on the server, and a run's success or 
 (backoff, the admins told).
 
 The units of work are the caller's (jobs/mailaccounts.py wraps each function below that
-writes in `transactional`), so that a run commits message by message: a crash between a
-message's commit and its action on the server leaves the action recorded as pending, done by
-the next run, and nothing is imported twice."""
+writes in `transactional`), so that a run commits a few messages at a time: a crash between
+a message's commit and its action on the server leaves the action recorded as pending, done
+by the next run, and nothing is imported twice."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import current_app
 from imap_tools import MailMessageFlags
+from imap_tools.errors import UnexpectedCommandStatusError
 from sqlalchemy import or_, select
 
 import clock
@@ -337,21 +338,37 @@ def _import_parts(
     return imported
 
 
-def apply_action(mailbox: Mailbox, uid: int, action: str, move_to: str | None) -> None:
-    """Do a message's after-import action on the server."""
-    if action == "markRead":
-        mailbox.flag(str(uid), MailMessageFlags.SEEN, True)
-    elif action == "move" and move_to:
-        mailbox.move(str(uid), move_to)
-    elif action == "delete":
-        mailbox.delete(str(uid))
+def import_messages(plan: Plan, fetched: list[tuple[int, int, bytes, bytes | None]]) -> list[Taken]:
+    """Several messages in one unit of work (fewer commits; each message's documents still
+    commit with its record): (uid, size, header block, bytes or None) each."""
+    return [import_message(plan, *message) for message in fetched]
 
 
-def action_done(tenant_id: str, record_id: str) -> None:
-    record = MailMessage.find_for_tenant(record_id, tenant_id)
-    if record is not None:
-        record.pending_action = None
-        db.session.flush()
+def apply_action(
+    mailbox: Mailbox, uid: int, action: str, move_to: str | None, *, replay: bool = False
+) -> None:
+    """Do a message's after-import action on the server. A `replay` (an action left pending
+    by an earlier run, which may have done it before it stopped) tolerates a refusal: the
+    message may be gone or moved already."""
+    try:
+        if action == "markRead":
+            mailbox.flag(str(uid), MailMessageFlags.SEEN, True)
+        elif action == "move" and move_to:
+            mailbox.move(str(uid), move_to)
+        elif action == "delete":
+            mailbox.delete(str(uid))
+    except UnexpectedCommandStatusError:
+        if not replay:
+            raise
+
+
+def actions_done(tenant_id: str, record_ids: list[str]) -> None:
+    """The after-import actions of these records are done on the server."""
+    for record_id in record_ids:
+        record = MailMessage.find_for_tenant(record_id, tenant_id)
+        if record is not None:
+            record.pending_action = None
+    db.session.flush()
 
 
 def succeeded(plan: Plan, more: bool) -> None:
