@@ -33,9 +33,15 @@ Host = Annotated[
         strip_whitespace=True, min_length=1, max_length=255, pattern=r"^[A-Za-z0-9.:\[\]_-]+$"
     ),
 ]
-Username = Annotated[str, StringConstraints(min_length=1, max_length=320)]
-Password = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
-Folder = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
+# No control characters: these go into IMAP commands as quoted strings, where a CR or LF
+# would end the command and start another.
+_PRINTABLE = r"^[^\x00-\x1f\x7f]+$"
+Username = Annotated[str, StringConstraints(min_length=1, max_length=320, pattern=_PRINTABLE)]
+Password = Annotated[str, StringConstraints(min_length=1, max_length=1000, pattern=_PRINTABLE)]
+Folder = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=255, pattern=_PRINTABLE),
+]
 Contains = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Security = Literal["ssl", "starttls", "none"]
 AfterImport = Literal["markRead", "move", "delete"]

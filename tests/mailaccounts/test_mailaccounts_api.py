@@ -95,6 +95,11 @@ def test_validation_names_the_field(client, headers, make_account):
         ({"rules": [{"afterImport": "move"}]}, "rules.0.afterImport"),
         ({"rules": [{"afterImport": "archive"}]}, "rules.0.afterImport"),
         ({"passwordHash": "x"}, "passwordHash"),
+        # A CR or LF would end the IMAP command and smuggle in another.
+        ({"folder": "INBOX\r\nA1 DELETE INBOX"}, "folder"),
+        ({"password": "p\r\nA1 LOGOUT"}, "password"),
+        ({"username": "u\nx"}, "username"),
+        ({"rules": [{"afterImport": "move", "moveTo": "A\r\nB"}]}, "rules.0.moveTo"),
     ]
     for extra, field in cases:
         response = client.post("/api/v1/mail-accounts", json={**base, **extra}, headers=headers)
