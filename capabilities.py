@@ -162,6 +162,10 @@ CAPABILITIES = (
         "matching", "matching rules run after extraction, the tag classifier",
         "api portal services models templates tests docs jobs",
     ),
+    _capability(
+        "mailaccounts", "IMAP mail accounts polled for documents, exactly once",
+        "api portal services models templates tests docs jobs cli",
+    ),
 )  # fmt: skip
 
 

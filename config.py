@@ -79,6 +79,14 @@ class Config:
         self.DMS_WEBHOOK_ALLOW_PRIVATE = _bool("DMS_WEBHOOK_ALLOW_PRIVATE", False)
         self.DMS_WEBHOOK_ALLOW_HTTP = _bool("DMS_WEBHOOK_ALLOW_HTTP", False)
         self.DMS_MAX_UPLOAD_BYTES = _int("DMS_MAX_UPLOAD_BYTES", 50 * 1024 * 1024)
+        # Mail accounts (docs/mailaccounts.md): IMAP servers on private, loopback and
+        # link-local addresses are refused unless this is set (tests, single-VM setups); a CA
+        # bundle (PEM) trusted besides the system's for the servers' certificates; messages
+        # taken per poll, and the largest message read (a bigger one is refused, recorded).
+        self.DMS_MAIL_ALLOW_PRIVATE = _bool("DMS_MAIL_ALLOW_PRIVATE", False)
+        self.DMS_MAIL_CA_BUNDLE = os.environ.get("DMS_MAIL_CA_BUNDLE") or None
+        self.DMS_MAIL_BATCH_MESSAGES = _int("DMS_MAIL_BATCH_MESSAGES", 100)
+        self.DMS_MAIL_MAX_MESSAGE_BYTES = _int("DMS_MAIL_MAX_MESSAGE_BYTES", 64 * 1024 * 1024)
         # Push to devices (docs/push.md). A channel without its settings records each delivery
         # as `unconfigured`. APNs: token auth with the team's .p8 key; topic = the app's bundle id.
         self.DMS_APNS_URL = os.environ.get("DMS_APNS_URL") or "https://api.push.apple.com"

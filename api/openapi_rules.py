@@ -16,7 +16,7 @@ VERBS = frozenset(
         "cancel", "close", "complete", "confirm", "copy", "count", "create", "decline", "delete",
         "detach", "disable", "download", "enable", "escalate", "exchange", "export", "finish",
         "generate", "get", "import", "invite", "issue", "link", "list", "mark", "merge",
-        "move", "pause", "preview", "publish", "purge", "read", "refresh", "register",
+        "move", "pause", "poll", "preview", "publish", "purge", "read", "refresh", "register",
         "reject", "remove", "reopen", "replay", "resend", "reset", "restore", "resume",
         "retry", "revoke", "rotate", "search", "send", "set", "sign", "start", "submit",
         "subscribe", "suggest", "summarize", "test", "unlink", "unsubscribe", "update", "upload",
@@ -59,6 +59,7 @@ TAG_DESCRIPTIONS = {
     "matching": "Matching rules run after extraction, and the tag classifier's suggestions.",
     "saved-views": "Saved views: named filters, sort and columns of the documents list.",
     "thumbnails": "Each document's thumbnail: a WebP picture of its current version.",
+    "mail-accounts": "IMAP mail accounts polled for documents: their rules, a test, a poll now.",
     "reference": "This document.",
 }
 

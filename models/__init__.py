@@ -23,6 +23,7 @@ from models.graph import Entity, EntityMention, EntityName, Relationship
 from models.idempotency import IdempotencyRecord, IdempotencyState
 from models.keys import SCOPES, ApiKey
 from models.lifecycle import DeprecationNotice, DeprecationUsage
+from models.mailaccounts import MailAccount, MailMessage, MailSecurity
 from models.matching import MatchingRule, TagClassifier
 from models.mfa import MfaChallenge, MfaSettings, RecoveryCode, TotpAuthenticator
 from models.notes import Note
@@ -83,6 +84,9 @@ __all__ = [
     "Invitation",
     "Job",
     "JobStatus",
+    "MailAccount",
+    "MailMessage",
+    "MailSecurity",
     "MatchingRule",
     "Message",
     "MfaChallenge",

@@ -29,6 +29,7 @@ NAV: list[NavEntry] = [
     NavEntry("Forms", "portal.forms_page", ("admin",)),
     NavEntry("Sharing", "portal.sharing_settings_page", ("admin",)),
     NavEntry("Custom fields", "portal.custom_fields_page", ("admin",)),
+    NavEntry("Mail accounts", "portal.mail_accounts_page", ("admin",)),
     NavEntry("Matching rules", "portal.matching_rules_page", ("admin",)),
     NavEntry("Workflows", "portal.workflow_definitions_page", ("admin", "auditor")),
     NavEntry("Users", "portal.users_page", ("admin",)),

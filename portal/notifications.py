@@ -52,6 +52,11 @@ def subject_of(notification: Notification) -> tuple[str, str] | None:
         return url, "Open the document"
     if notification.type == "api.deprecation_notice":
         return url_for("portal.deprecation_notices"), "Open the deprecation notices"
+    if "mailAccountId" in data:
+        return (
+            url_for("portal.mail_accounts_page", _anchor=f"row-{data['mailAccountId']}"),
+            "Open the mail accounts",
+        )
     return None
 
 

@@ -6,6 +6,8 @@
 #                               poppler's pdftoppm also draws a PDF's thumbnail, and the font
 #                               it brings along (DejaVu) a text's (docs/thumbnails.md)
 #   libmagic1                   content sniffing (python-magic)
+#   dovecot-imapd               a real IMAP server the mail-account tests start on their own
+#                               (tests/mailaccounts/dovecot.py; not run as a system service)
 #   postgresql-NN-rum           the RUM extension for each local PostgreSQL server NN, so the
 #                               tests cover the opt-in RUM search path (off by default since
 #                               migration 0025: postgrespro/rum#183; docs/search.md); optional
@@ -17,6 +19,7 @@ declare -A wanted=(
     [/usr/bin/chromedriver]=chromium-driver
     [/usr/bin/tesseract]=tesseract-ocr
     [/usr/bin/pdftoppm]=poppler-utils
+    [/usr/lib/dovecot/imap]=dovecot-imapd
 )
 missing=()
 for path in "${!wanted[@]}"; do

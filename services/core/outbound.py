@@ -47,6 +47,10 @@ class AddressRefused(Exception):
     """The URL may not be called; the message says why (the caller records it on its attempt)."""
 
 
+class NotResolved(AddressRefused):
+    """The URL's host name does not resolve (a kind of refusal that names DNS as the cause)."""
+
+
 @dataclass(frozen=True)
 class Target:
     """A URL with the one address the request will connect to."""
@@ -138,10 +142,10 @@ def resolve(url: str, *, allow_private: bool) -> Target:
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except (OSError, UnicodeError) as exc:
-            raise AddressRefused(f"could not resolve {host}: {exc}") from None
+            raise NotResolved(f"could not resolve {host}: {exc}") from None
         addresses = list(dict.fromkeys(ipaddress.ip_address(i[4][0]) for i in infos))
         if not addresses:
-            raise AddressRefused(f"{host} has no address")
+            raise NotResolved(f"{host} has no address")
     if not allow_private:
         for address in addresses:
             reason = refusal_reason(address)

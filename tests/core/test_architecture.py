@@ -44,6 +44,7 @@ SERVICE_LAYERS = {
     "bulk": {"core", "audit", "documents", "customfields", "workflows"},
     "mfa": {"core", "audit", "accounts", "passkeys"},
     "matching": {"core", "audit", "documents", "customfields", "workflows", "bulk"},
+    "mailaccounts": {"core", "audit", "documents", "notifications"},
 }
 # What the layers of the app may import, by top-level name. The CLI (cli/) sits beside the
 # API and the portal: it calls services, and jobs for `flask worker` and the inline runs.
@@ -380,6 +381,7 @@ JOB_AND_CLI_MODULES = {
     "services/thumbnails/backfill.py": "`flask documents thumbnails`, over every tenant",
     "services/bulk/recovery.py": "the bulk jobs' recovery sweep (a job)",
     "services/matching/recovery.py": "the apply jobs' recovery sweep (a job)",
+    "services/mailaccounts/polling.py": "the mail polls (jobs, `flask mailaccounts`)",
 }
 # The loads of a tenant-owned model by something else than its tenant, by module:function.
 UNSCOPED_LOADS = {

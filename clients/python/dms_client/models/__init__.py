@@ -118,6 +118,20 @@ from .list_meta import ListMeta
 from .list_webhook_deliveries_status_type_0 import ListWebhookDeliveriesStatusType0
 from .list_workflow_instances_state_type_0 import ListWorkflowInstancesStateType0
 from .login_body import LoginBody
+from .mail_account import MailAccount
+from .mail_account_create import MailAccountCreate
+from .mail_account_create_security import MailAccountCreateSecurity
+from .mail_account_envelope import MailAccountEnvelope
+from .mail_account_list_envelope import MailAccountListEnvelope
+from .mail_account_patch import MailAccountPatch
+from .mail_account_patch_security import MailAccountPatchSecurity
+from .mail_account_test import MailAccountTest
+from .mail_account_test_envelope import MailAccountTestEnvelope
+from .mail_poll import MailPoll
+from .mail_poll_envelope import MailPollEnvelope
+from .mail_rule import MailRule
+from .mail_rule_afterimport import MailRuleAfterimport
+from .mail_rule_out import MailRuleOut
 from .match_field import MatchField
 from .matching_rule import MatchingRule
 from .matching_rule_actions import MatchingRuleActions
@@ -417,6 +431,20 @@ __all__ = (
     "ListWebhookDeliveriesStatusType0",
     "ListWorkflowInstancesStateType0",
     "LoginBody",
+    "MailAccount",
+    "MailAccountCreate",
+    "MailAccountCreateSecurity",
+    "MailAccountEnvelope",
+    "MailAccountListEnvelope",
+    "MailAccountPatch",
+    "MailAccountPatchSecurity",
+    "MailAccountTest",
+    "MailAccountTestEnvelope",
+    "MailPoll",
+    "MailPollEnvelope",
+    "MailRule",
+    "MailRuleAfterimport",
+    "MailRuleOut",
     "MatchField",
     "MatchingRule",
     "MatchingRuleActions",

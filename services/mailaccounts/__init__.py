@@ -1,0 +1,1 @@
+"""Mail accounts: IMAP mailboxes polled for documents (docs/mailaccounts.md)."""
