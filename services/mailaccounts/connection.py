@@ -10,17 +10,17 @@ Each way a connection can fail is a `MailError` with its own code, which the acc
 from __future__ import annotations
 
 import contextlib
+import functools
 import imaplib
 import socket
 import ssl
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from flask import current_app
-from imap_tools import BaseMailBox
-from imap_tools.errors import MailboxFolderSelectError, MailboxLoginError
 
-from services.core import outbound
+from services.core import lazy, outbound
 
 TIMEOUT_SECONDS = 30.0
 
@@ -83,15 +83,27 @@ class _Tls(imaplib.IMAP4_SSL):
         return self.ssl_context.wrap_socket(sock, server_hostname=self.host)
 
 
-class Mailbox(BaseMailBox):
-    """imap-tools' mailbox over a client made by `connect` (already connected)."""
+# imap-tools loads with the first connection a process makes (a test, a poll), so a web
+# worker that never talks IMAP does not hold it.
+imap_tools = lazy.module("imap_tools")
+imap_errors = lazy.module("imap_tools.errors")
+# An imap_tools.BaseMailBox made by open_mailbox (its class is built on first use).
+Mailbox = Any
 
-    def __init__(self, client: imaplib.IMAP4) -> None:
-        self._client = client
-        super().__init__()
 
-    def _get_mailbox_client(self) -> imaplib.IMAP4:
-        return self._client
+@functools.cache
+def _mailbox_class() -> type:
+    class ConnectedMailbox(imap_tools.BaseMailBox):
+        """imap-tools' mailbox over a client made by `connect` (already connected)."""
+
+        def __init__(self, client: imaplib.IMAP4) -> None:
+            self._client = client
+            super().__init__()
+
+        def _get_mailbox_client(self) -> imaplib.IMAP4:
+            return self._client
+
+    return ConnectedMailbox
 
 
 def _connect(settings: Settings, address: str) -> imaplib.IMAP4:
@@ -156,11 +168,11 @@ def open_mailbox(settings: Settings, *, select: bool = True) -> Iterator[Mailbox
         raise MailError(
             "MAIL_CONNECTION_FAILED", f"Could not talk IMAP with {host}:{settings.port}: {exc}."
         ) from None
-    mailbox = Mailbox(client)
+    mailbox = _mailbox_class()(client)
     try:
         try:
             mailbox.login(settings.username, settings.password, initial_folder=None)
-        except MailboxLoginError:
+        except imap_errors.MailboxLoginError:
             raise MailError(
                 "MAIL_LOGIN_FAILED",
                 f"{host} refused the user name or the password of {settings.username}.",
@@ -168,7 +180,7 @@ def open_mailbox(settings: Settings, *, select: bool = True) -> Iterator[Mailbox
         if select:
             try:
                 mailbox.folder.set(settings.folder)
-            except MailboxFolderSelectError:
+            except imap_errors.MailboxFolderSelectError:
                 raise MailError(
                     "MAIL_FOLDER_NOT_FOUND", f"The folder {settings.folder!r} cannot be opened."
                 ) from None

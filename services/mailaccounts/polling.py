@@ -18,8 +18,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from imap_tools import MailMessageFlags
-from imap_tools.errors import UnexpectedCommandStatusError
 from sqlalchemy import or_, select
 
 import clock
@@ -30,7 +28,7 @@ from services.audit import audit_log
 from services.core import queue, transaction
 from services.core.actors import Actor
 from services.documents import documents, sniffing, uploads
-from services.mailaccounts import accounts, messages
+from services.mailaccounts import accounts, connection, messages
 from services.mailaccounts.connection import Mailbox, MailError, Settings
 from services.mailaccounts.wire import MailRule
 from services.notifications.notifications import Message, notify_admins
@@ -352,12 +350,12 @@ def apply_action(
     message may be gone or moved already."""
     try:
         if action == "markRead":
-            mailbox.flag(str(uid), MailMessageFlags.SEEN, True)
+            mailbox.flag(str(uid), connection.imap_tools.MailMessageFlags.SEEN, True)
         elif action == "move" and move_to:
             mailbox.move(str(uid), move_to)
         elif action == "delete":
             mailbox.delete(str(uid))
-    except UnexpectedCommandStatusError:
+    except connection.imap_errors.UnexpectedCommandStatusError:
         if not replay:
             raise
 
