@@ -5,6 +5,8 @@ than in a stretched SVG) and chart legends' text has enough contrast."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import expect
 
 from extensions import db
@@ -236,3 +238,38 @@ def test_text_contrast_on_the_main_pages(
             " p.style.color = '#bbbbbb'; document.querySelector('main').append(p); }"
         )
         assert any('"faint"' in problem for problem in page.evaluate(CONTRAST))
+
+
+# axe-core (tests/browser/vendor/axe.min.js, MPL-2.0, from the npm registry's axe-core 4.14.1)
+# checks each page with the WCAG 2 A and AA rules. It is evaluated through the DevTools
+# protocol, which the portal's script CSP does not govern, and only ever in tests.
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}});
+  return result.violations.map(v => `${v.id} (${v.impact}): ${v.nodes.length} node(s): ` +
+    v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+}"""
+
+
+def test_axe_finds_no_wcag2_a_or_aa_violations(
+    app, client, tenant, create_user, create_key, store_document
+):
+    ids = _fill(app, client, tenant, create_user, create_key, store_document)
+    pages = ["/", "/documents", f"/documents/{ids['document']}", "/keys", "/audit",
+             "/approvals", f"/approvals/{ids['instance']}", "/workflows/new", "/notifications",
+             "/webhooks", "/users", "/custom-fields", "/entities", f"/entities/{ids['entity']}",
+             "/deprecations"]  # fmt: skip
+    found: list[str] = []
+    with serving(app) as base, watched_page() as (_browser, page):
+        sign_in(page, base, "dee@acme.example")
+        for path in pages:
+            page.goto(f"{base}{path}")
+            page.evaluate(AXE)
+            found += [f"{path}: {violation}" for violation in page.evaluate(AXE_RUN)]
+        assert found == [], "\n".join(found)
+        # The check can fail: an image without a text alternative is a violation.
+        page.evaluate(
+            "() => { const i = document.createElement('img'); i.src = '/static/none.png';"
+            " document.querySelector('main').append(i); }"
+        )
+        assert any(v.startswith("image-alt") for v in page.evaluate(AXE_RUN))
