@@ -55,6 +55,12 @@ NOT_EXPORTED: dict[str, str] = {
     "document_thumbnails": "drawn again from the content: `flask documents thumbnails`",
     "jobs": "the progress of work done at the source; what it changed travels with the documents",
     "tag_classifiers": "learned again from the documents' tags by the periodic training",
+    "invitations": "single-use links to the source's address (tokens only hashed): invite again",
+    "mfa_totp": "secrets sealed with the source's SECRET_KEY: people set up TOTP again",
+    "mfa_recovery_codes": "belong to the TOTP set-ups, which do not travel",
+    "mfa_challenges": "five-minute sign-in tokens",
+    "mail_accounts": "passwords sealed with the source's SECRET_KEY: add the accounts again",
+    "mail_messages": "the record of the source's mail accounts, which do not travel",
 }
 # The tenant row's bookkeeping of its live chain: not exported (the chain travels as an
 # archived one) and, on import, what a new tenant's chain starts from.

@@ -31,6 +31,8 @@ DECLARED = {
     "workflows": {"workflows-sweep"},
     "analytics": {"analytics-roll-up"},
     "bulk": {"bulk-recover"},
+    "matching": {"matching-retrain", "matching-recover"},
+    "mailaccounts": {"mail-poll-due"},
 }
 
 
