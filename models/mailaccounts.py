@@ -1,6 +1,6 @@
 """Mail accounts (`mac_…`, CONTRACT §10): a tenant's IMAP mailboxes that are polled for
 documents, and the messages already taken from each (docs/mailaccounts.md). The password is
-kept encrypted (services/mailaccounts/sealing.py); each message's record commits with the
+kept encrypted (services/core/sealing.py); each message's record commits with the
 documents made from it, which is what makes an import happen once."""
 
 from __future__ import annotations

@@ -12,13 +12,16 @@ import clock
 from extensions import db
 from models import MailAccount
 from services.audit import audit_log
-from services.core import queue, transaction
+from services.core import queue, sealing, transaction
 from services.core.actors import Actor
 from services.core.paging import keyset_page
-from services.mailaccounts import connection, sealing
+from services.mailaccounts import connection
 from services.mailaccounts.wire import MailAccountCreate, stored_rules
 
 POLL_JOB = "jobs.mailaccounts.poll_account"
+# The passwords' sealing purpose (services/core/sealing.py): IMAP logins need the password
+# itself, so it is encrypted under a key of its own, never hashed.
+PASSWORDS = "mail-passwords"
 DEFAULT_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 
 
@@ -31,7 +34,7 @@ def create_account(tenant_id: str, body: MailAccountCreate, actor: Actor) -> Mai
         imap_port=body.imap_port or DEFAULT_PORTS[body.security],
         security=body.security,
         username=body.username,
-        password_encrypted=sealing.seal(body.password),
+        password_encrypted=sealing.seal(body.password, PASSWORDS),
         folder=body.folder,
         poll_minutes=body.poll_minutes,
         enabled=body.enabled,
@@ -62,7 +65,7 @@ def update_account(account: MailAccount, changes: dict[str, Any], actor: Actor) 
     changed = []
     for name, value in changes.items():
         if name == "password":
-            account.password_encrypted = sealing.seal(value)
+            account.password_encrypted = sealing.seal(value, PASSWORDS)
             changed.append("password")
             continue
         if getattr(account, name) != value:
@@ -116,9 +119,12 @@ def list_accounts(
 def settings_of(account: MailAccount) -> connection.Settings:
     """What a connection needs; the password unsealed (a MailError when it cannot be)."""
     try:
-        password = sealing.unseal(account.password_encrypted)
-    except ValueError as exc:
-        raise connection.MailError("MAIL_PASSWORD_UNREADABLE", str(exc)) from None
+        password = sealing.unseal(account.password_encrypted, PASSWORDS)
+    except ValueError:
+        raise connection.MailError(
+            "MAIL_PASSWORD_UNREADABLE",
+            "The stored password is unreadable (SECRET_KEY changed): set it again.",
+        ) from None
     return connection.Settings(
         account.imap_host,
         account.imap_port,
