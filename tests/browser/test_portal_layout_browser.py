@@ -14,7 +14,8 @@ from models import ApiKey
 from services.core.actors import Actor
 from services.keys import api_keys
 from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
-from tests.helpers import PASSWORD, auth_headers
+from tests.forms.conftest import EXPENSE_SCHEMA
+from tests.helpers import PASSWORD, auth_headers, bearer
 
 pytestmark = BROWSER_TEST
 
@@ -277,3 +278,41 @@ def test_axe_finds_no_wcag2_a_or_aa_violations(
             " document.querySelector('main').append(i); }"
         )
         assert any(v.startswith("image-alt") for v in page.evaluate(AXE_RUN))
+
+
+def test_axe_finds_no_wcag2_a_or_aa_violations_on_the_public_pages(
+    app, client, tenant, create_user, create_key, store_document
+):
+    """What people without a portal account see: sign-in, a public form, a share link's
+    password page and an invitation's accept page."""
+    ids = _fill(app, client, tenant, create_user, create_key, store_document)
+    _key, secret = create_key(tenant)
+    headers = auth_headers(secret, tenant.id)
+    form = {"name": "Expense claim", "schema": EXPENSE_SCHEMA, "status": "published"}
+    form = client.post("/api/v1/forms", json={**form, "public": True}, headers=headers)
+    link = client.post(
+        f"/api/v1/documents/{ids['document']}/share-links",
+        json={"password": "open sesame"},
+        headers=headers,
+    )
+    inviter = create_user(tenant, "admin", email="inviter@acme.example", password=PASSWORD)
+    invitation = client.post(
+        "/api/v1/users/invitations",
+        json={"email": "new@acme.example", "role": "member"},
+        headers=bearer(app, tenant, inviter),
+    )
+    assert (form.status_code, link.status_code, invitation.status_code) == (201, 201, 201)
+    found: list[str] = []
+    with serving(app) as base, watched_page() as (_browser, page):
+        pages = [
+            f"{base}/login",
+            f"{base}/f/{form.get_json()['data']['id']}",
+            link.get_json()["data"]["url"].replace("http://localhost", base),
+            invitation.get_json()["data"]["acceptUrl"].replace("http://localhost", base),
+        ]
+        for url in pages:
+            response = page.goto(url)
+            assert response.status == 200, url
+            page.evaluate(AXE)
+            found += [f"{url}: {violation}" for violation in page.evaluate(AXE_RUN)]
+        assert found == [], "\n".join(found)
