@@ -73,13 +73,52 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
+# axe-core (vendor/axe.min.js, MPL-2.0, the npm registry's axe-core 4.14.1) with the WCAG 2 A
+# and AA rules. It is evaluated through the DevTools protocol, which the portal's script CSP
+# does not govern, and only ever in tests.
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}});
+  return result.violations.map(v => `${v.id} (${v.impact}): ${v.nodes.length} node(s): ` +
+    v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
+}"""
+# What axe does not judge: the vendored Swagger UI (docs/portal.md, "Accessibility").
+AXE_EXCEPTED = ("/docs",)
+
+
+def axe_violations(page) -> list[str]:
+    """The WCAG 2 A/AA violations axe finds on the page as it is now."""
+    page.evaluate(AXE)
+    return page.evaluate(AXE_RUN)
+
+
+def _axe_final_states(context) -> list[str]:
+    """axe on every page the context still shows (a test's last state): HTML pages of our
+    server only (not a download, a blank tab, or the Swagger UI)."""
+    found = []
+    for page in context.pages:
+        url = page.url
+        path = "/" + url.split("/", 3)[3] if url.count("/") >= 3 else ""
+        if not url.startswith("http") or path.startswith(AXE_EXCEPTED):
+            continue
+        if page.evaluate("document.contentType") != "text/html":
+            continue
+        found += [f"{url}: {violation}" for violation in axe_violations(page)]
+    return found
+
+
 @contextmanager
-def watched_page(ignore: tuple[str, ...] = (), **context_options: Any) -> Iterator[tuple[Any, Any]]:
+def watched_page(
+    ignore: tuple[str, ...] = (), *, axe: bool = True, **context_options: Any
+) -> Iterator[tuple[Any, Any]]:
     """A fresh browser context (cookies, storage and cache of its own, as a new profile has) and
     a page whose console errors and script errors are collected in `page.problems` (a CSP
     violation shows there): (window, page), `window.context` being the BrowserContext.
     Console errors containing one of `ignore` are left out; `context_options` go to
-    Browser.new_context. The Chromium behind it is the test process's (shared_chromium)."""
+    Browser.new_context. The Chromium behind it is the test process's (shared_chromium).
+    When the test's block ends without an error, axe checks the state each of the context's
+    pages was left in and any WCAG 2 A/AA violation fails the test (`axe=False`: a test that
+    builds a violation on purpose). With JavaScript off in the context, axe cannot run."""
     context = shared_chromium().new_context(
         viewport={"width": 1360, "height": 900}, **context_options
     )
@@ -97,6 +136,9 @@ def watched_page(ignore: tuple[str, ...] = (), **context_options: Any) -> Iterat
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.problems = problems
         yield BrowserWindow(context), page
+        if axe and context_options.get("java_script_enabled", True):
+            violations = _axe_final_states(context)
+            assert violations == [], "axe (WCAG 2 A/AA):\n" + "\n".join(violations)
     finally:
         context.close()
 

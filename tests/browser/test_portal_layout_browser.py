@@ -5,15 +5,21 @@ than in a stretched SVG) and chart legends' text has enough contrast."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import pytest
 from playwright.sync_api import expect
 
 from extensions import db
 from models import ApiKey
 from services.core.actors import Actor
 from services.keys import api_keys
-from tests.browser.browser_support import BROWSER_TEST, screenshot, serving, sign_in, watched_page
+from tests.browser.browser_support import (
+    BROWSER_TEST,
+    axe_violations,
+    screenshot,
+    serving,
+    sign_in,
+    watched_page,
+)
 from tests.forms.conftest import EXPENSE_SCHEMA
 from tests.helpers import PASSWORD, auth_headers, bearer
 
@@ -227,7 +233,7 @@ def test_text_contrast_on_the_main_pages(
              "/workflows/new", "/notifications", "/webhooks", "/entities",
              f"/entities/{ids['entity']}"]  # fmt: skip
     low: list[str] = []
-    with serving(app) as base, watched_page() as (_browser, page):
+    with serving(app) as base, watched_page(axe=False) as (_browser, page):
         sign_in(page, base, "dee@acme.example")
         for path in pages:
             page.goto(f"{base}{path}")
@@ -239,18 +245,6 @@ def test_text_contrast_on_the_main_pages(
             " p.style.color = '#bbbbbb'; document.querySelector('main').append(p); }"
         )
         assert any('"faint"' in problem for problem in page.evaluate(CONTRAST))
-
-
-# axe-core (tests/browser/vendor/axe.min.js, MPL-2.0, from the npm registry's axe-core 4.14.1)
-# checks each page with the WCAG 2 A and AA rules (the signed-in pages a tenant admin has, 31
-# of them). It is evaluated through the DevTools protocol, which the portal's script CSP does
-# not govern, and only ever in tests.
-AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
-AXE_RUN = """async () => {
-  const result = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}});
-  return result.violations.map(v => `${v.id} (${v.impact}): ${v.nodes.length} node(s): ` +
-    v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '));
-}"""
 
 
 def test_axe_finds_no_wcag2_a_or_aa_violations(
@@ -265,19 +259,18 @@ def test_axe_finds_no_wcag2_a_or_aa_violations(
              "/passkeys", "/sharing", "/forms", "/forms/new", "/ask", "/authorized-apps",
              "/oauth-apps", "/entities/new", "/workflows"]  # fmt: skip
     found: list[str] = []
-    with serving(app) as base, watched_page() as (_browser, page):
+    with serving(app) as base, watched_page(axe=False) as (_browser, page):
         sign_in(page, base, "dee@acme.example")
         for path in pages:
             page.goto(f"{base}{path}")
-            page.evaluate(AXE)
-            found += [f"{path}: {violation}" for violation in page.evaluate(AXE_RUN)]
+            found += [f"{path}: {violation}" for violation in axe_violations(page)]
         assert found == [], "\n".join(found)
         # The check can fail: an image without a text alternative is a violation.
         page.evaluate(
             "() => { const i = document.createElement('img'); i.src = '/static/none.png';"
             " document.querySelector('main').append(i); }"
         )
-        assert any(v.startswith("image-alt") for v in page.evaluate(AXE_RUN))
+        assert any(v.startswith("image-alt") for v in axe_violations(page))
 
 
 def test_axe_finds_no_wcag2_a_or_aa_violations_on_the_public_pages(
@@ -313,6 +306,21 @@ def test_axe_finds_no_wcag2_a_or_aa_violations_on_the_public_pages(
         for url in pages:
             response = page.goto(url)
             assert response.status == 200, url
-            page.evaluate(AXE)
-            found += [f"{url}: {violation}" for violation in page.evaluate(AXE_RUN)]
+            found += [f"{url}: {violation}" for violation in axe_violations(page)]
         assert found == [], "\n".join(found)
+
+
+def test_every_browser_test_leaves_pages_axe_finds_nothing_on(app):
+    """watched_page runs axe on the state each page was left in: a violation left there fails
+    the test that left it."""
+    left_behind = (
+        "() => { const i = document.createElement('img'); i.src = '/static/none.png';"
+        " document.body.append(i); }"
+    )
+    with (
+        pytest.raises(AssertionError, match="image-alt"),
+        serving(app) as base,
+        watched_page() as (_browser, page),
+    ):
+        page.goto(f"{base}/login")
+        page.evaluate(left_behind)
