@@ -92,19 +92,61 @@ def axe_violations(page) -> list[str]:
     return page.evaluate(AXE_RUN)
 
 
-def _axe_final_states(context) -> list[str]:
-    """axe on every page the context still shows (a test's last state): HTML pages of our
-    server only (not a download, a blank tab, or the Swagger UI)."""
-    found = []
-    for page in context.pages:
-        url = page.url
-        path = "/" + url.split("/", 3)[3] if url.count("/") >= 3 else ""
-        if not url.startswith("http") or path.startswith(AXE_EXCEPTED):
-            continue
-        if page.evaluate("document.contentType") != "text/html":
-            continue
-        found += [f"{url}: {violation}" for violation in axe_violations(page)]
-    return found
+def _judged(page) -> bool:
+    """An HTML page of our server that axe judges (not a download, a blank tab, an error
+    page of the browser's own, or the vendored Swagger UI)."""
+    url = page.url
+    if not url.startswith("http"):
+        return False
+    path = "/" + url.split("/", 3)[3] if url.count("/") >= 3 else "/"
+    return (
+        not path.startswith(AXE_EXCEPTED) and page.evaluate("document.contentType") == "text/html"
+    )
+
+
+class AxeWatch:
+    """axe on every page state a test reaches by loading a page (each `load` of each page of
+    the context, popups too) and on the state each page is left in; the violations found,
+    each once."""
+
+    def __init__(self, context) -> None:
+        self.found: dict[str, None] = {}
+        self._checking = False
+        context.on("page", self.watch)
+
+    def watch(self, page) -> None:
+        page.on("load", self.check)
+
+    def check(self, page) -> None:
+        if self._checking:  # a load while axe runs: that page's later state is checked
+            return
+        self._checking = True
+        try:
+            if _judged(page):
+                for violation in axe_violations(page):
+                    self.found[f"{page.url}: {violation}"] = None
+        except Exception as exc:  # the page moved on mid-check: its next state is checked
+            moved_on = ("context was destroyed", "closed", "navigat", "already running")
+            if not any(m in str(exc) for m in moved_on):
+                raise
+        finally:
+            self._checking = False
+
+    def violations(self, context) -> list[str]:
+        """What was found, with each page's last state checked too (after a run still going
+        on it from its last load)."""
+        for page in context.pages:
+            for _ in range(50):
+                try:
+                    if _judged(page):
+                        for violation in axe_violations(page):
+                            self.found[f"{page.url}: {violation}"] = None
+                    break
+                except Exception as exc:
+                    if "already running" not in str(exc):
+                        raise
+                    page.wait_for_timeout(100)
+        return list(self.found)
 
 
 @contextmanager
@@ -116,13 +158,16 @@ def watched_page(
     violation shows there): (window, page), `window.context` being the BrowserContext.
     Console errors containing one of `ignore` are left out; `context_options` go to
     Browser.new_context. The Chromium behind it is the test process's (shared_chromium).
-    When the test's block ends without an error, axe checks the state each of the context's
-    pages was left in and any WCAG 2 A/AA violation fails the test (`axe=False`: a test that
-    builds a violation on purpose). With JavaScript off in the context, axe cannot run."""
+    axe checks every page state the test loads and the state each page is left in; when the
+    test's block ends without an error, any WCAG 2 A/AA violation fails it (`axe=False`: a
+    test that builds a violation on purpose). With JavaScript off in the context, axe cannot run."""
     context = shared_chromium().new_context(
         viewport={"width": 1360, "height": 900}, **context_options
     )
     try:
+        watch = (
+            AxeWatch(context) if axe and context_options.get("java_script_enabled", True) else None
+        )
         page = context.new_page()
         problems: list[str] = []
         page.on(
@@ -136,8 +181,8 @@ def watched_page(
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.problems = problems
         yield BrowserWindow(context), page
-        if axe and context_options.get("java_script_enabled", True):
-            violations = _axe_final_states(context)
+        if watch is not None:
+            violations = watch.violations(context)
             assert violations == [], "axe (WCAG 2 A/AA):\n" + "\n".join(violations)
     finally:
         context.close()
