@@ -105,17 +105,26 @@ def _judged(page) -> bool:
 
 
 class AxeWatch:
-    """axe on every page state a test reaches by loading a page (each `load` of each page of
-    the context, popups too) and on the state each page is left in; the violations found,
-    each once."""
+    """axe on every page state a test reaches: each `load` of each page of the context (popups
+    too), each htmx swap once it has settled, and the state each page is left in; the
+    violations found, each once."""
 
     def __init__(self, context) -> None:
         self.found: dict[str, None] = {}
+        self.settled = 0  # htmx swaps seen settling
         self._checking = False
         context.on("page", self.watch)
+        context.expose_binding("__dmsAxeSettled", lambda source: self.after_swap(source["page"]))
+        context.add_init_script(
+            "document.addEventListener('htmx:afterSettle', () => window.__dmsAxeSettled());"
+        )
 
     def watch(self, page) -> None:
         page.on("load", self.check)
+
+    def after_swap(self, page) -> None:
+        self.settled += 1
+        self.check(page)
 
     def check(self, page) -> None:
         if self._checking:  # a load while axe runs: that page's later state is checked
@@ -180,6 +189,7 @@ def watched_page(
         )
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.problems = problems
+        page.axe_watch = watch
         yield BrowserWindow(context), page
         if watch is not None:
             violations = watch.violations(context)

@@ -324,3 +324,16 @@ def test_every_browser_test_leaves_pages_axe_finds_nothing_on(app):
     ):
         page.goto(f"{base}/login")
         page.evaluate(left_behind)
+
+
+def test_axe_sees_the_states_htmx_swaps_in(app, tenant, create_user):
+    create_user(tenant, "admin", email="dee@acme.example", password=PASSWORD)
+    with serving(app) as base, watched_page() as (_browser, page):
+        sign_in(page, base, "dee@acme.example")
+        page.goto(f"{base}/documents")
+        before = page.axe_watch.settled
+        with page.expect_response(lambda r: "/documents?" in r.url):
+            page.fill("#q", "invoice")
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        page.wait_for_timeout(300)
+        assert page.axe_watch.settled > before
