@@ -72,8 +72,8 @@ def runs_in_horse(job: Job) -> bool:
 class AppWorker(Worker):
     """An RQ worker whose jobs run inside the Flask app context: in a forked work horse for
     the jobs under limits, in this process for the others. A forked horse starts cold (each
-    SQL statement compiled again, new connections) and what it warms dies with it: 200 ms a
-    job against 5 ms in process (bench/RESULTS.md, "Webhook delivery")."""
+    SQL statement compiled again, new connections) and what it warms dies with it, so a short
+    job costs many times more in a horse than in process."""
 
     flask_app: Flask | None = None
 

@@ -1,13 +1,13 @@
 """Pessimistic disconnect handling that costs a round trip only when it can matter.
 
 SQLAlchemy's `pool_pre_ping` pings on every checkout: one extra round trip per request, as
-long as the documents list's own query (bench/RESULTS.md, "Documents list"). A
-connection that went back to the pool a moment ago is alive with near certainty; one that
-sat idle may have been closed by a server restart, a firewall or an idle timeout. So this
-pings on checkout only when the connection has been idle for `idle_seconds` or more, and
-a failed ping makes the pool replace the connection (DisconnectionError), as pre-ping
-does. A server restart under traffic can still fail the requests that already hold a
-connection; SQLAlchemy then invalidates the rest of the pool at the first such error."""
+long as a short query takes. A connection that went back to the pool a moment ago is alive
+with near certainty; one that sat idle may have been closed by a server restart, a
+firewall or an idle timeout. So this pings on checkout only when the connection has been
+idle for `idle_seconds` or more, and a failed ping makes the pool replace the connection
+(DisconnectionError), as pre-ping does. A server restart under traffic can still fail the
+requests that already hold a connection; SQLAlchemy then invalidates the rest of the pool
+at the first such error."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 database writes each row as the JSON object DocumentOut would produce (its tags and latest
 workflow instance included), so Python only joins the page's texts. Building those objects in
 Python (a row object, three timestamps, a JSON parse of the metadata and a dict per row) would
-be most of a list request through gunicorn (bench/RESULTS.md, "Documents list"). The ORM path
+be most of a list request's time. The ORM path
 (documents.list_documents, the portal's) and every other document answer go through the
 pydantic model; tests/documents/test_list_serialiser.py holds the two equal, on both
 databases.

@@ -3,10 +3,9 @@ local store's guarantees: streamed multipart upload, content addressing per tena
 race closed by the same guard/aside order, and ranged reads (docs/documents.md, "S3").
 
 boto3 (with botocore's client and s3transfer) is imported when a store is made, not with this
-module: it would cost every process (web and job workers, each CLI command) 6.8 MiB of resident
-memory and about 0.2 s of start-up (bench/RESULTS.md, "Footprint and import time"), which a
-deployment keeping its blobs on local disk (the default) never uses. botocore's exceptions,
-needed at import for the `except` clauses, are light."""
+module: it would cost every process (web and job workers, each CLI command) memory and
+start-up time that a deployment keeping its blobs on local disk (the default) never uses.
+botocore's exceptions, needed at import for the `except` clauses, are light."""
 
 from __future__ import annotations
 
