@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from services.core import transaction
 from services.core.queue import Periodic
-from services.mailaccounts import connection, polling
+from services.mailaccounts import connection, importing, polling
 from services.mailaccounts.connection import Mailbox, MailError
 
 log = logging.getLogger(__name__)
@@ -82,12 +82,12 @@ def _take(plan: polling.Plan, mailbox: Mailbox, group: list, done: dict[str, Any
     if not group:
         return
     try:
-        taken = transaction.transactional(polling.import_messages)(plan, group)
+        taken = transaction.transactional(importing.import_messages)(plan, group)
     except IntegrityError:  # a concurrent run took one first: its record stands
         taken = []
         for message in group:
             try:
-                taken.append(transaction.transactional(polling.import_message)(plan, *message))
+                taken.append(transaction.transactional(importing.import_message)(plan, *message))
             except IntegrityError:
                 continue
     for item in taken:

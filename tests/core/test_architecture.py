@@ -382,6 +382,7 @@ JOB_AND_CLI_MODULES = {
     "services/bulk/recovery.py": "the bulk jobs' recovery sweep (a job)",
     "services/matching/recovery.py": "the apply jobs' recovery sweep (a job)",
     "services/mailaccounts/polling.py": "the mail polls (jobs, `flask mailaccounts`)",
+    "services/mailaccounts/importing.py": "a polled message's import (the poll job)",
 }
 # The loads of a tenant-owned model by something else than its tenant, by module:function.
 UNSCOPED_LOADS = {
