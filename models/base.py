@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from datetime import UTC, datetime
 from typing import Self
@@ -30,10 +31,20 @@ from extensions import db
 _CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
+_last_id = 0
+_id_lock = threading.Lock()
+
+
 def new_id(prefix: str) -> str:
     """`<prefix>_` + 26 chars: 48 bits of milliseconds then 80 random bits (ULID layout),
-    so ids sort by creation time and keep B-tree inserts local."""
+    so ids sort by creation time and keep B-tree inserts local. Monotonic within a process:
+    ids made in the same millisecond (a batch's rows) sort in the order they were made."""
+    global _last_id
     value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    with _id_lock:
+        if value >> 80 <= _last_id >> 80:
+            value = _last_id + 1 + (int.from_bytes(os.urandom(2), "big") >> 1)
+        _last_id = value
     chars = []
     for _ in range(26):
         value, rem = divmod(value, 32)

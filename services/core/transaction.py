@@ -16,12 +16,13 @@ and deletion), so a crash keeps the batches already done."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
 from sqlalchemy import event
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from extensions import db
 
@@ -31,6 +32,8 @@ R = TypeVar("R")
 _AFTER = "dms.after_commit"
 _AFTER_ROLLBACK = "dms.after_rollback"
 _COLLECTED = "dms.collected"
+_MEMO = "dms.memo"
+_BEFORE = "dms.before_commit"
 
 
 def after_commit(callback: Callable[[], None]) -> None:
@@ -50,11 +53,54 @@ def after_commit_collect(key: str, item: object, then: Callable[[list], None]) -
         items.append(item)
 
 
+def before_commit_collect(key: str, item: object, then: Callable[[list], None]) -> None:
+    """Add `item` to the unit of work's list under `key`; just before it commits (and before
+    any after_commit callback), `then(list)` runs once for all of them, inside the unit of
+    work: derived rows written once per batch, not once per change. A rollback forgets it."""
+    collected = db.session.info.setdefault(_BEFORE, {})
+    entry = collected.get(key)
+    if entry is None:
+        entry = collected[key] = ([], then)
+    if item not in entry[0]:
+        entry[0].append(item)
+
+
+def uncollect(key: str, matches: Callable[[object], bool]) -> None:
+    """Drop the items under `key` that `matches` from the before-commit list (a row being
+    deleted needs no derived row written)."""
+    entry = db.session.info.get(_BEFORE, {}).get(key)
+    if entry is not None:
+        entry[0][:] = [item for item in entry[0] if not matches(item)]
+
+
 def after_rollback(callback: Callable[[], None]) -> None:
     """Run `callback` if the current unit of work is rolled back instead (file cleanup; it
     must not touch the session). Only a real rollback runs it: a unit of work that never
     wrote has nothing to roll back, so its owner cleans up itself as well."""
     db.session.info.setdefault(_AFTER_ROLLBACK, []).append(callback)
+
+
+@contextmanager
+def memoized() -> Iterator[None]:
+    """Inside this scope, `memo` keeps what it read until the unit of work ends: for batches
+    (a bulk edit's, an import's) whose documents all ask the same question (which webhook
+    endpoints want a document.updated). Open it only around work that does not change what
+    the memoized reads read; it closes at the commit or rollback, or when the scope exits."""
+    db.session.info[_MEMO] = {}
+    try:
+        yield
+    finally:
+        db.session.info.pop(_MEMO, None)
+
+
+def memo(key: Hashable, load: Callable[[], R]) -> R:
+    """`load()`, kept under `key` while a `memoized` scope is open; outside one, `load()`."""
+    kept = db.session.info.get(_MEMO)
+    if kept is None:
+        return load()
+    if key not in kept:
+        kept[key] = load()
+    return kept[key]
 
 
 def commit() -> None:
@@ -83,8 +129,32 @@ def transactional(work: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+@event.listens_for(Session, "before_commit")
+def _run_before_commit(session: Session) -> None:
+    if session.in_nested_transaction():
+        return  # a savepoint's release: the unit of work goes on
+    while collected := session.info.pop(_BEFORE, None):  # one may collect for another
+        for items, then in collected.values():
+            if items:
+                then(items)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_memo_at_end(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:  # the unit of work ended (a savepoint's release does not)
+        _forget_memo(session)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_memo(session: Session, *_) -> None:
+    memos = session.info.get(_MEMO)
+    if memos:
+        memos.clear()
+
+
 @event.listens_for(Session, "after_rollback")
 def _forget_follow_ups(session: Session) -> None:
+    session.info.pop(_BEFORE, None)
     session.info.pop(_AFTER, None)
     session.info.pop(_COLLECTED, None)
     for callback in session.info.pop(_AFTER_ROLLBACK, []):
