@@ -22,6 +22,16 @@ from services.core.actors import Actor
 GENESIS_HASH = "0" * 64
 
 
+@dataclass(frozen=True)
+class Change:
+    """What one audit entry says happened, before it is sealed into the chain."""
+
+    action: str
+    target_type: str | None = None
+    target_id: str | None = None
+    details: dict | None = None
+
+
 def record(
     tenant_id: str,
     actor: Actor,
@@ -32,52 +42,65 @@ def record(
     details: dict | None = None,
 ) -> AuditEntry:
     """Append an entry in the caller's transaction (so it commits or rolls back with the change)."""
+    return record_many(tenant_id, actor, [Change(action, target_type, target_id, details)])[0]
+
+
+def record_many(tenant_id: str, actor: Actor, changes: list[Change]) -> list[AuditEntry]:
+    """Append one entry per change, in order, in the caller's transaction: the chain's head is
+    read and sealed once for all of them (a bulk edit's batch)."""
+    if not changes:
+        return []
     key_id = sealing_key_id()
-    seq, keyed_since = db.session.execute(
+    # Taking the positions locks the tenant row until the commit: chains never fork.
+    last, keyed_since = db.session.execute(
         update(Tenant)
         .where(Tenant.id == tenant_id)
-        .values(audit_seq=Tenant.audit_seq + 1)
+        .values(audit_seq=Tenant.audit_seq + len(changes))
         .returning(Tenant.audit_seq, Tenant.audit_keyed_since)
         .execution_options(synchronize_session=False)
     ).one()
+    seq = last - len(changes)
     prev_hash = (
         db.session.scalar(
-            select(AuditEntry.hash).where(
-                AuditEntry.tenant_id == tenant_id, AuditEntry.seq == seq - 1
-            )
+            select(AuditEntry.hash).where(AuditEntry.tenant_id == tenant_id, AuditEntry.seq == seq)
         )
         or GENESIS_HASH
     )
-    entry = AuditEntry(
-        tenant_id=tenant_id,
-        seq=seq,
-        actor_type=actor.type,
-        actor_id=actor.id,
-        actor_label=actor.label,
-        action=action,
-        target_type=target_type,
-        target_id=target_id,
-        ip=actor.ip,
-        user_agent=(actor.user_agent or None) and actor.user_agent[:300],
-        details=details or {},
-        created_at=clock.now(),
-        prev_hash=prev_hash,
-        key_id=key_id,
-    )
-    entry.hash = entry_hash(entry)
-    db.session.add(entry)
+    now = clock.now()
+    entries = []
+    for change in changes:
+        seq += 1
+        entry = AuditEntry(
+            tenant_id=tenant_id,
+            seq=seq,
+            actor_type=actor.type,
+            actor_id=actor.id,
+            actor_label=actor.label,
+            action=change.action,
+            target_type=change.target_type,
+            target_id=change.target_id,
+            ip=actor.ip,
+            user_agent=(actor.user_agent or None) and actor.user_agent[:300],
+            details=change.details or {},
+            created_at=now,
+            prev_hash=prev_hash,
+            key_id=key_id,
+        )
+        entry.hash = prev_hash = entry_hash(entry)
+        entries.append(entry)
+    db.session.add_all(entries)
     db.session.flush()
     # The new head is sealed in the same transaction, under the row lock taken above.
     db.session.execute(
         update(Tenant)
         .where(Tenant.id == tenant_id)
         .values(
-            audit_head_seal=head_seal(tenant_id, seq, entry.hash, keyed_since, key_id),
+            audit_head_seal=head_seal(tenant_id, seq, prev_hash, keyed_since, key_id),
             audit_head_key=key_id,
         )
         .execution_options(synchronize_session=False)
     )
-    return entry
+    return entries
 
 
 def sealing_key_id() -> str:

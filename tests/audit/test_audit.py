@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import pytest
@@ -92,3 +93,22 @@ def test_concurrent_writers_never_fork_the_chain(app, create_tenant):
     with app.app_context():
         report = audit_log.verify_chain(tenant.id)
     assert (report.ok, report.checked) == (True, 21)
+
+
+def test_entries_recorded_together_chain_and_seal_like_single_ones(chained):
+    actor = Actor("user", "usr_bulk", "bulk@x.test")
+    changes = [audit_log.Change("document.bulk_edited", "document", f"doc_{i}") for i in range(4)]
+    entries = audit_log.record_many(chained.id, actor, changes)
+    audit_log.record(chained.id, actor, "user.logout")  # a single one after them links on
+    db.session.commit()
+    assert [e.seq for e in entries] == [7, 8, 9, 10]
+    assert [e.target_id for e in entries] == ["doc_0", "doc_1", "doc_2", "doc_3"]
+    assert all(later.prev_hash == earlier.hash for earlier, later in itertools.pairwise(entries))
+    report = audit_log.verify_chain(chained.id)
+    assert (report.ok, report.checked) == (True, 11)
+
+
+def test_recording_nothing_writes_nothing(chained):
+    assert audit_log.record_many(chained.id, Actor("user", "usr_0", "u0@x.test"), []) == []
+    db.session.commit()
+    assert audit_log.verify_chain(chained.id).checked == 6
