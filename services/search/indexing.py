@@ -12,16 +12,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
-from sqlalchemy import select, text
+from sqlalchemy import inspect, select, text
 
 import clock
 from extensions import db
 from models import Document, TextStatus
-from models.base import in_tenant
 from models.notes import Note
 from models.search import DocumentText
+from services.core import transaction
 from services.search import fts5_rows, passages
-from services.search.scoring import unmarked
+from services.search.scoring import MARK_END, MARK_START, unmarked
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,8 @@ INDEX_MAX_CHARS = 250_000
 RANK_LEAD_CHARS = 1000
 # The notes' words indexed per document, the newest notes first (a tsvector holds 1 MB).
 NOTES_INDEX_MAX_CHARS = 100_000
+# The unit of work's documents whose index entries are written at its commit.
+_REFRESH = "search.refresh"
 
 
 def dialect() -> str:
@@ -65,46 +67,99 @@ def keywords_of(document: Document) -> str:
     return " ".join([*document.tag_names, *values])
 
 
-def notes_of(document: Document) -> str:
-    """The words of the document's notes, newest first, up to NOTES_INDEX_MAX_CHARS."""
-    bodies = db.session.scalars(
-        select(Note.body)
-        .where(Note.document_id == document.id, in_tenant(Note, document.tenant_id))
-        .order_by(Note.id.desc())
-    )
-    kept, size = [], 0
-    for body in bodies:
-        if size >= NOTES_INDEX_MAX_CHARS:
-            break
-        kept.append(body[: NOTES_INDEX_MAX_CHARS - size])
-        size += len(kept[-1]) + 1
-    return "\n".join(kept)
-
-
 def refresh(document: Document) -> None:
     """Rebuild the document's index entry from its current title, tags, metadata, text and
-    notes.
+    notes, just before the unit of work commits: once however often it changed, and in one
+    statement with every other document the unit of work changed (a bulk edit's batch, an
+    import's). A search inside the same unit of work does not see the new entry yet.
 
     Call it in the transaction that changed any of them (PATCH, upload, extraction, a note)."""
-    row = text_row(document)
-    params = entry(
-        document.id,
-        document.tenant_id,
-        document.title or "",
-        keywords_of(document),
-        row.text,
-        notes_of(document),
-    )
+    transaction.before_commit_collect(_REFRESH, document, write_entries)
+
+
+def write_entries(documents: list[Document]) -> None:
+    """Write the index entries of `documents` now (refresh's work at the commit)."""
+    live = [d for d in documents if not inspect(d).was_deleted]
+    if not live:
+        return
+    db.session.flush()  # the statements read the text and notes rows as they are now
     if dialect() == "postgresql":
-        db.session.execute(
-            text(
-                _pg_update_sql(":title", ":keywords", ":body", ":notes")
-                + " WHERE document_id = :id"
-            ),
-            {**params, "cfg": PG_CONFIG, "lead": RANK_LEAD_CHARS},
+        missing = _pg_write(live)
+        if missing:  # documents without their text row yet: made empty, then indexed
+            for document in missing:
+                text_row(document)
+            _pg_write(missing)
+        return
+    texts = {
+        row.document_id: row
+        for row in db.session.scalars(
+            select(DocumentText).where(
+                DocumentText.document_id.in_([d.id for d in live]),
+                DocumentText.tenant_id.in_({d.tenant_id for d in live}),
+            )
         )
-    else:
-        fts5_rows.write([params])
+    }
+    notes = _notes_of(live)
+    fts5_rows.write(
+        [
+            entry(
+                d.id,
+                d.tenant_id,
+                d.title or "",
+                keywords_of(d),
+                (texts.get(d.id) or text_row(d)).text,
+                notes.get(d.id, ""),
+            )
+            for d in live
+        ]
+    )
+
+
+def _notes_of(documents: list[Document]) -> dict[str, str]:
+    """The words of each document's notes, newest first, up to NOTES_INDEX_MAX_CHARS."""
+    rows = db.session.execute(
+        select(Note.document_id, Note.body)
+        .where(
+            Note.document_id.in_([d.id for d in documents]),
+            Note.tenant_id.in_({d.tenant_id for d in documents}),
+        )
+        .order_by(Note.document_id, Note.id.desc())
+    )
+    kept: dict[str, list[str]] = {}
+    sizes: dict[str, int] = {}
+    for document_id, body in rows:
+        size = sizes.get(document_id, 0)
+        if size >= NOTES_INDEX_MAX_CHARS:
+            continue
+        cut = body[: NOTES_INDEX_MAX_CHARS - size]
+        kept.setdefault(document_id, []).append(cut)
+        sizes[document_id] = size + len(cut) + 1
+    return {document_id: "\n".join(bodies) for document_id, bodies in kept.items()}
+
+
+def _pg_write(documents: list[Document]) -> list[Document]:
+    """One UPDATE for the lot; PostgreSQL reads the text and the notes itself, so neither
+    crosses the wire. The documents that have no text row."""
+    fields = [entry(d.id, d.tenant_id, d.title or "", keywords_of(d), "") for d in documents]
+    statement = text(
+        _pg_update_sql("v.title", "v.keywords", _PG_STORED_BODY, _PG_STORED_NOTES)
+        + " FROM unnest(CAST(:ids AS text[]), CAST(:titles AS text[]), CAST(:keywords AS text[]))"
+        " AS v(id, title, keywords) WHERE dt.document_id = v.id RETURNING dt.document_id"
+    )
+    written = set(
+        db.session.scalars(
+            statement,
+            {
+                "ids": [f["id"] for f in fields],
+                "titles": [f["title"] for f in fields],
+                "keywords": [f["keywords"] for f in fields],
+                "cfg": PG_CONFIG,
+                "lead": RANK_LEAD_CHARS,
+                "marks": MARK_START + MARK_END,
+            },
+        )
+    )
+    return [d for d in documents if d.id not in written]
 
 
 def entry(
@@ -139,6 +194,15 @@ _PG_VECTOR = (
 _PG_NOTES = " || setweight(to_tsvector(CAST(:cfg AS regconfig), {notes}), 'D')"
 
 
+# The stored text and notes as `entry` cuts and cleans them, read inside the statement.
+_PG_STORED_BODY = f"translate(left(coalesce(dt.text, ''), {INDEX_MAX_CHARS}), :marks, '')"
+_PG_STORED_NOTES = (
+    "translate(left(coalesce((SELECT string_agg(n.body, E'\\n' ORDER BY n.id DESC)"  # noqa: S608 (constant fragments)
+    f" FROM notes n WHERE n.document_id = dt.document_id), ''), {NOTES_INDEX_MAX_CHARS}),"
+    " :marks, '')"
+)
+
+
 def _pg_update_sql(title: str, keywords: str, body: str, notes: str) -> str:
     """UPDATE document_texts SET both vectors: `search_vector` (matching: full text and
     notes) and `rank_vector` (ranking: the same fields with only the lead of the text, kept
@@ -157,10 +221,6 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
         " (SELECT string_agg(t.tag, ' ') FROM document_tags t WHERE t.document_id = d.id),"
         " (SELECT string_agg(m.value, ' ') FROM json_each_text(d.metadata) m))"
     )
-    notes = (
-        "left(coalesce((SELECT string_agg(n.body, E'\\n' ORDER BY n.id DESC) FROM notes n"  # noqa: S608 (a constant)
-        f" WHERE n.document_id = d.id), ''), {NOTES_INDEX_MAX_CHARS})"
-    )
     after = ""
     while True:
         ids = list(
@@ -175,11 +235,11 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
             return
         db.session.execute(
             text(
-                _pg_update_sql("d.title", keywords, f"left(dt.text, {INDEX_MAX_CHARS})", notes)
+                _pg_update_sql("d.title", keywords, _PG_STORED_BODY, _PG_STORED_NOTES)
                 + " FROM documents d WHERE d.id = dt.document_id"
                 " AND d.id = ANY(:ids) AND dt.document_id = ANY(:ids)"
             ),
-            {"cfg": PG_CONFIG, "ids": ids, "lead": RANK_LEAD_CHARS},
+            {"cfg": PG_CONFIG, "ids": ids, "lead": RANK_LEAD_CHARS, "marks": MARK_START + MARK_END},
         )
         db.session.commit()  # a batch at a time: a crash keeps the batches already done
         after = ids[-1]
@@ -189,6 +249,7 @@ def rebuild_vectors(tenant_id: str, batch_size: int = 2000) -> Iterator[int]:
 def remove(tenant_id: str, document_id: str) -> None:
     """Drop the document's text, passages and index entry (the purge job; FTS5 has no
     foreign keys)."""
+    transaction.uncollect(_REFRESH, lambda document: document.id == document_id)
     if dialect() != "postgresql":
         fts5_rows.delete(document_id)
     passages.remove(document_id)
