@@ -96,7 +96,12 @@ def _load(app, count: int) -> None:
             content = f"document {number}\n{PARAGRAPH}".encode()
             with uploads.receive_file(TENANT, io.BytesIO(content), f"d{number}.txt") as received:
                 documents.create_document(
-                    received, actor, title=f"invoice {number}", tags=["bench"], metadata={}
+                    received,
+                    actor,
+                    title=f"invoice {number}",
+                    tags=["bench"],
+                    metadata={},
+                    source={"type": "import"},
                 )
             if number % 500 == 499 or number == count - 1:
                 transaction.commit()

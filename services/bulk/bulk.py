@@ -28,6 +28,7 @@ from services.core.actors import Actor
 from services.customfields import query as custom_field_query
 from services.customfields import values as custom_field_values
 from services.documents import documents
+from services.documents import wire as documents_wire
 from services.documents.filters import apply_filters
 from services.workflows import instances
 
@@ -37,6 +38,8 @@ BATCH_SIZE = 200
 # RQ's limit for one run; a run that reaches it is continued by the recovery sweep.
 JOB_TIMEOUT = 3600
 EDITED = "document.bulk_edited"
+# The operations that change what a document's event shows beside its own fields.
+_CHANGING_EXTRAS = {"setCustomFields", "startWorkflow"}
 
 
 def get_job(tenant_id: str, job_id: str) -> Job:
@@ -157,18 +160,20 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
     ids = (job.document_ids or [])[job.position : job.position + BATCH_SIZE]
     edit = BulkEdit.model_validate(job.request)
     actor = Actor(**job.actor)
-    found = Document.get_many_for_tenant(ids, tenant_id)
-    failures: list[dict[str, str]] = []
-    for document_id in ids:
-        document = found.get(document_id)
-        if document is None:
-            failures.append(failure(document_id, "NOT_FOUND", "Document not found."))
-            continue
+    details = {"jobId": job.id, "operations": [o.op for o in edit.operations]}
+    with transaction.memoized():
         try:
+            # The batch as one change: its rows written together, not a document at a time.
             with db.session.begin_nested():
-                _apply(document, edit, actor, job.id)
-        except DomainError as exc:
-            failures.append(failure(document_id, exc.code, exc.message))
+                failures, changed = _apply_batch(tenant_id, ids, edit, actor, careful=False)
+        except DomainError:
+            # A document refused: the batch again, each document in a savepoint of its own,
+            # so that a refusal rolls back that document's changes only.
+            failures, changed = _apply_batch(tenant_id, ids, edit, actor, careful=True)
+    # Each changed document's own entry, chained in one write for the batch.
+    audit_log.record_many(
+        tenant_id, actor, [audit_log.Change(EDITED, "document", d, details) for d in changed]
+    )
     job.position += len(ids)
     job.done += len(ids)
     job.failed += len(failures)
@@ -179,6 +184,34 @@ def run_batch(tenant_id: str, job_id: str) -> bool:
         finish(job)
     db.session.flush()
     return more
+
+
+def _apply_batch(
+    tenant_id: str, ids: list[str], edit: BulkEdit, actor: Actor, *, careful: bool
+) -> tuple[list[dict[str, str]], list[str]]:
+    """The edit on each of the tenant's documents among `ids`: the failures, and the ids of
+    the documents it changed. `careful`: each document in its own savepoint, a refusal being
+    that document's failure; otherwise a refusal raises."""
+    found = Document.get_many_for_tenant(ids, tenant_id)
+    if not {o.op for o in edit.operations} & _CHANGING_EXTRAS:
+        documents_wire.prefetch_extras(tenant_id, list(found))
+    failures: list[dict[str, str]] = []
+    changed: list[str] = []
+    for document_id in ids:
+        document = found.get(document_id)
+        if document is None:
+            failures.append(failure(document_id, "NOT_FOUND", "Document not found."))
+        elif not careful:
+            if _apply(document, edit, actor):
+                changed.append(document_id)
+        else:
+            try:
+                with db.session.begin_nested():
+                    if _apply(document, edit, actor):
+                        changed.append(document_id)
+            except DomainError as exc:
+                failures.append(failure(document_id, exc.code, exc.message))
+    return failures, changed
 
 
 def claim(tenant_id: str, job_id: str) -> Job:
@@ -213,10 +246,10 @@ def failure(document_id: str, code: str, message: str) -> dict[str, str]:
     return {"documentId": document_id, "code": code, "message": message[:500]}
 
 
-def _apply(document: Document, edit: BulkEdit, actor: Actor, job_id: str) -> None:
+def _apply(document: Document, edit: BulkEdit, actor: Actor) -> bool:
     """One document's operations, folded into the change a PATCH makes (tags added and
     removed in order, metadata merged in order, custom field values, trash or restore: the
-    last of them wins), then the workflows started; one audit entry when anything changed."""
+    last of them wins), then the workflows started; whether anything changed."""
     changes: dict[str, Any] = {}
     tags = list(document.tag_names)
     metadata: dict[str, str | None] = {}
@@ -255,15 +288,7 @@ def _apply(document: Document, edit: BulkEdit, actor: Actor, job_id: str) -> Non
     if status is DocumentStatus.DELETED:
         documents.trash_document(document, actor)
     started = [d for d in definitions if start_workflow_once(document, d, actor)]
-    if (document.updated_at, document.status) != before or started:
-        audit_log.record(
-            document.tenant_id,
-            actor,
-            EDITED,
-            target_type="document",
-            target_id=document.id,
-            details={"jobId": job_id, "operations": [o.op for o in edit.operations]},
-        )
+    return (document.updated_at, document.status) != before or bool(started)
 
 
 def start_workflow_once(document: Document, definition_id: str, actor: Actor) -> bool:

@@ -172,7 +172,6 @@ def update_document(
     if not changed:
         return document
     document.updated_at = clock.now()
-    db.session.flush()
     if "status" in changed:
         signals.document_state_changed.send(document, previous=previous, stored_bytes=0)
     signals.document_fields_changed.send(document, changed=changed)

@@ -78,7 +78,6 @@ def fan_out(event: Event) -> list[WebhookDelivery]:
         return []
     made = [new_delivery(event, e) for e in endpoints.subscribers(event.tenant_id, event.type)]
     event.dispatched_at = clock.now()
-    db.session.flush()
     _enqueue_after_commit(made)
     return made
 

@@ -15,7 +15,7 @@ from errors import FieldError, validation_failed
 from extensions import db
 from models import WebhookEndpoint
 from services.audit import audit_log
-from services.core import outbound, signals
+from services.core import outbound, signals, transaction
 from services.core.actors import Actor
 from services.core.paging import keyset_page
 from services.webhooks import signing
@@ -200,10 +200,19 @@ def disable(endpoint: WebhookEndpoint, reason: str) -> None:
 
 
 def subscribers(tenant_id: str, event_type: str) -> list[WebhookEndpoint]:
-    """The tenant's enabled endpoints that want `event_type`."""
-    rows = db.session.scalars(
-        select(WebhookEndpoint).where(
-            WebhookEndpoint.tenant_id == tenant_id, WebhookEndpoint.enabled.is_(True)
+    """The tenant's enabled endpoints that want `event_type` (read once per tenant inside a
+    `transaction.memoized` batch, whose documents' events all ask)."""
+    enabled = transaction.memo(("webhook-endpoints", tenant_id), lambda: _enabled(tenant_id))
+    return [e for e in enabled if e.subscribes_to(event_type)]
+
+
+def _enabled(tenant_id: str) -> list[WebhookEndpoint]:
+    # The pending event needs no flush to be fanned out: it is flushed with its deliveries.
+    with db.session.no_autoflush:
+        return list(
+            db.session.scalars(
+                select(WebhookEndpoint).where(
+                    WebhookEndpoint.tenant_id == tenant_id, WebhookEndpoint.enabled.is_(True)
+                )
+            )
         )
-    )
-    return [e for e in rows if e.subscribes_to(event_type)]

@@ -151,3 +151,44 @@ def test_a_batch_that_dies_half_way_leaves_none_of_its_documents_changed(
     assert recorded.documents(ids) == {i: ([], "active") for i in ids}
     assert recorded.audit(tenant.id, EDITED) == []
     assert _job(job_of(job["id"]), 200)["done"] == 0
+
+
+def _statements_of_one_batch(app, tenant_id: str, job_id: str) -> int:
+    """The SQL statements the job's one batch sends, read from the engine."""
+    from sqlalchemy import event
+
+    from extensions import db
+
+    sent: list[str] = []
+    with app.app_context():
+        transaction.transactional(bulk_service.begin)(tenant_id, job_id)
+
+        def count(conn, cursor, statement, *_):
+            sent.append(statement)
+
+        event.listen(db.engine, "before_cursor_execute", count)
+        try:
+            transaction.transactional(bulk_service.run_batch)(tenant_id, job_id)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", count)
+    return len(sent)
+
+
+def test_a_batch_writes_its_documents_together_not_one_at_a_time(
+    app, tenant, make_documents, bulk, recorded, client, headers
+):
+    """A tag change is a handful of statements per batch (the documents, their tags, events
+    and audit entries, the index), whatever the batch's size: each would otherwise cost a
+    round trip per document."""
+    small, large = make_documents(tenant, 3), make_documents(tenant, 30)
+    sent = {}
+    for ids in (small, large):
+        operations = [{"op": "addTags", "tags": ["batched"]}]
+        job = _job(bulk({"documentIds": ids, "operations": operations}))
+        sent[len(ids)] = _statements_of_one_batch(app, tenant.id, job["id"])
+    assert sent[30] - sent[3] < 10, sent  # well under one statement per extra document
+    assert recorded.documents(large) == {i: (["batched"], "active") for i in large}
+    assert [d for t, d in recorded.events(tenant.id) if t == "document.updated"] == small + large
+    assert [t for t, _, _ in recorded.audit(tenant.id, EDITED)] == small + large
+    found = client.get("/api/v1/search?q=batched&limit=50", headers=headers).get_json()
+    assert sorted(h["document"]["id"] for h in found["data"]) == sorted(small + large)
