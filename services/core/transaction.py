@@ -82,15 +82,21 @@ def after_rollback(callback: Callable[[], None]) -> None:
 
 @contextmanager
 def memoized() -> Iterator[None]:
-    """Inside this scope, `memo` keeps what it read until the unit of work ends: for batches
-    (a bulk edit's, an import's) whose documents all ask the same question (which webhook
-    endpoints want a document.updated). Open it only around work that does not change what
-    the memoized reads read; it closes at the commit or rollback, or when the scope exits."""
-    db.session.info[_MEMO] = {}
+    """Inside this scope, `memo` keeps what it read, until the scope exits or the unit of work
+    ends (see memoize_until_commit)."""
+    memoize_until_commit()
     try:
         yield
     finally:
         db.session.info.pop(_MEMO, None)
+
+
+def memoize_until_commit() -> None:
+    """From now until this unit of work commits or rolls back, `memo` keeps what it read: for
+    batches (a bulk edit's, an import's) whose documents all ask the same question (which
+    webhook endpoints want a document.updated). Only for work that does not change what the
+    memoized reads read; a savepoint rolled back forgets them too."""
+    db.session.info.setdefault(_MEMO, {})
 
 
 def memo(key: Hashable, load: Callable[[], R]) -> R:
@@ -142,7 +148,7 @@ def _run_before_commit(session: Session) -> None:
 @event.listens_for(Session, "after_transaction_end")
 def _forget_memo_at_end(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:  # the unit of work ended (a savepoint's release does not)
-        _forget_memo(session)
+        session.info.pop(_MEMO, None)
 
 
 @event.listens_for(Session, "after_soft_rollback")
@@ -152,10 +158,17 @@ def _forget_memo(session: Session, *_) -> None:
         memos.clear()
 
 
+@event.listens_for(Session, "after_soft_rollback")
+def _forget_follow_ups(session: Session, previous_transaction: SessionTransaction) -> None:
+    # Any rollback of the unit of work, also of one that wrote nothing to the database yet
+    # (its rows still pending in the session): what it collected is forgotten with it.
+    if previous_transaction.parent is None:
+        session.info.pop(_BEFORE, None)
+        session.info.pop(_AFTER, None)
+        session.info.pop(_COLLECTED, None)
+
+
 @event.listens_for(Session, "after_rollback")
-def _forget_follow_ups(session: Session) -> None:
-    session.info.pop(_BEFORE, None)
-    session.info.pop(_AFTER, None)
-    session.info.pop(_COLLECTED, None)
+def _clean_up_after_rollback(session: Session) -> None:
     for callback in session.info.pop(_AFTER_ROLLBACK, []):
         callback()

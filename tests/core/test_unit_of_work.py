@@ -74,8 +74,14 @@ def test_memo_keeps_a_read_inside_its_scope_only(ctx):
             pass
         assert transaction.memo("k", load) == 4  # a rollback forgets it
         transaction.commit()
-        assert transaction.memo("k", load) == 5  # so does the commit
-    assert transaction.memo("k", load) == 6
+        assert transaction.memo("k", load) == 5  # the unit of work ended: so did the memo
+        assert transaction.memo("k", load) == 6
+    db.session.execute(text("SELECT 1"))  # a unit of work has begun
+    transaction.memoize_until_commit()
+    assert transaction.memo("k", load) == 7
+    assert transaction.memo("k", load) == 7
+    db.session.rollback()
+    assert transaction.memo("k", load) == 8
 
 
 def test_ids_made_in_one_millisecond_sort_in_the_order_made():
