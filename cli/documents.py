@@ -14,7 +14,7 @@ from tqdm import tqdm
 
 from cli.boundary import CommandError, CommandGroup, documents_cli
 from services.accounts import tenants
-from services.documents import folder_import, folder_watch, migration, purge
+from services.documents import folder_import, folder_watch, migration, purge, sniffing
 
 storage_cli = CommandGroup("storage", help="Move the blobs between the local and the S3 store.")
 
@@ -109,6 +109,7 @@ def import_command(
         tenants.require_tenant(slug)
     tag_list = folder_import.parse_tags(tags)
     after = folder_import.After.parse(after_text, root)
+    sniffing.keep_one_handle()  # this process sniffs every file, one at a time
     if watch:
         _watch(root, slug, tag_list, after, recursive, settle, rescan)
         return

@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, Select, select
 import clock
 from errors import FieldError, conflict, not_found, validation_failed
 from extensions import db
+from models.base import new_id
 from models.documents import Document, DocumentStatus, DocumentTag, DocumentVersion, TextStatus
 from services.audit import audit_log
 from services.core import events, paging, signals
@@ -49,6 +50,7 @@ def create_document(
     document (its custom field values), so that the event shows it."""
     now = clock.now()
     document = Document(
+        id=new_id("doc"),  # known now: `prepare` and the receivers need no flush to see it
         tenant_id=received.tenant_id,
         title=title or received.filename,
         filename=received.filename,
@@ -59,6 +61,7 @@ def create_document(
         meta=dict(metadata),
         source=dict(source),
         text_status=TextStatus.PENDING.value,
+        text_truncated=False,
         current_version=1,
         created_by=actor.ref,
         created_at=now,
@@ -67,12 +70,13 @@ def create_document(
     document.tags = [DocumentTag(tag=t, tenant_id=received.tenant_id) for t in tags]
     db.session.add(document)
     db.session.add(_version(document, received, 1, actor, now))
-    db.session.flush()
     if prepare is not None:
         prepare(document)
-    events.emit(document.tenant_id, "document.created", {"document": document_data(document)})
+    # The rows are written at the unit of work's next flush: an import's batch together.
+    data = document_data(document, fresh=prepare is None)
+    events.emit(document.tenant_id, "document.created", {"document": data})
     signals.document_state_changed.send(document, previous=None, stored_bytes=document.size)
-    signals.document_content_changed.send(document)
+    signals.document_content_changed.send(document, new=True)
     return document
 
 

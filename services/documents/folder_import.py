@@ -207,6 +207,7 @@ class FolderImport:
         self.report = Report()
         self._batch: list[_Done] = []
         self._batch_bytes = 0
+        self._batch_hashes: set[str] = set()
 
     def run(self, paths: Iterable[Path]) -> Report:
         for path in paths:
@@ -218,6 +219,8 @@ class FolderImport:
         """Import one file into the open batch; commit when the batch is full."""
         relative = _readable(path.relative_to(self.root).as_posix())
         size = 0
+        # One read of the webhook endpoints for the batch's events, not one per document.
+        transaction.memoize_until_commit()
         try:
             done, size = self._import(path, relative)
         except _Refused as refusal:
@@ -233,6 +236,7 @@ class FolderImport:
     def flush(self) -> None:
         """Commit the open batch, then count it and apply `--after` to its files."""
         batch, self._batch, self._batch_bytes = self._batch, [], 0
+        self._batch_hashes = set()
         created = [d.document_id for d in batch if d.document_id is not None]
         if created:
             audit_log.record(
@@ -286,6 +290,7 @@ class FolderImport:
                     size = received.blob.size
                     if self._stored(received.blob.sha256):
                         return _Done(path, relative, None), size
+                    self._batch_hashes.add(received.blob.sha256)
                     document = create_document(
                         received,
                         self.actor,
@@ -311,6 +316,7 @@ class FolderImport:
         if not self._rolled_back:
             return
         earlier, self._batch, self._batch_bytes = self._batch, [], 0
+        self._batch_hashes = set()
         for done in earlier:
             try:
                 again, size = self._import(done.path, done.relative)
@@ -321,13 +327,18 @@ class FolderImport:
                 self._batch_bytes += size
 
     def _stored(self, sha256: str) -> bool:
-        """Whether any version of the tenant's documents has these bytes (this batch's too:
-        its rows are flushed)."""
-        found = db.session.scalar(
-            select(DocumentVersion.id)
-            .where(DocumentVersion.tenant_id == self.tenant_id, DocumentVersion.sha256 == sha256)
-            .limit(1)
-        )
+        """Whether any version of the tenant's documents has these bytes: the committed ones,
+        or this batch's, which are not written yet (they go out together when it commits)."""
+        if sha256 in self._batch_hashes:
+            return True
+        with db.session.no_autoflush:
+            found = db.session.scalar(
+                select(DocumentVersion.id)
+                .where(
+                    DocumentVersion.tenant_id == self.tenant_id, DocumentVersion.sha256 == sha256
+                )
+                .limit(1)
+            )
         return found is not None
 
 

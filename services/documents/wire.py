@@ -259,16 +259,18 @@ _EXTRAS = "document-extras"
 _VERSIONS = TypeAdapter(list[DocumentVersionOut])
 
 
-def document_data(document: Document) -> dict[str, Any]:
-    return documents_data([document])[0]
+def document_data(document: Document, *, fresh: bool = False) -> dict[str, Any]:
+    return documents_data([document], fresh=fresh)[0]
 
 
-def documents_data(documents: list[Document]) -> list[dict[str, Any]]:
+def documents_data(documents: list[Document], *, fresh: bool = False) -> list[dict[str, Any]]:
+    """The documents' wire shape. `fresh`: documents being created in this unit of work with
+    nothing attached yet (no workflow, no custom field values), which need no query."""
     out = _DOCUMENTS.dump_python(
         _DOCUMENTS.validate_python(documents, from_attributes=True), mode="json", by_alias=True
     )
     latest, values = {}, {}
-    if documents:
+    if documents and not fresh:
         tenant_id, ids = documents[0].tenant_id, [d.id for d in documents]
         known = transaction.memo((_EXTRAS, tenant_id), dict)
         if all(i in known for i in ids):

@@ -51,8 +51,13 @@ def text_of(tenant_id: str, document_id: str) -> DocumentText | None:
     )
 
 
-def text_row(document: Document) -> DocumentText:
-    """The document's own text row, kept by the session once loaded (the text may be long)."""
+def text_row(document: Document, *, new: bool = False) -> DocumentText:
+    """The document's own text row, kept by the session once loaded (the text may be long);
+    `new`: the document is being created in this unit of work, so it has none yet."""
+    if new:  # written with the document's own rows, at the unit of work's next flush
+        row = DocumentText(document_id=document.id, tenant_id=document.tenant_id, text="")
+        db.session.add(row)
+        return row
     row = db.session.get(DocumentText, document.id)
     if row is None:
         row = DocumentText(document_id=document.id, tenant_id=document.tenant_id, text="")
@@ -258,12 +263,13 @@ def remove(tenant_id: str, document_id: str) -> None:
         db.session.delete(row)
 
 
-def mark_pending(document: Document) -> DocumentText:
-    """The document's text is (again) to be extracted; its index entry follows its fields."""
+def mark_pending(document: Document, *, new: bool = False) -> DocumentText:
+    """The document's text is (again) to be extracted; its index entry follows its fields.
+    `new`: the document is being created in this unit of work."""
     document.text_status = TextStatus.PENDING.value
     document.text_error = None
     document.text_truncated = False
-    row = text_row(document)
+    row = text_row(document, new=new)
     row.error = None
     row.enqueued_at = clock.now()
     row.updated_at = clock.now()
