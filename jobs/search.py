@@ -12,19 +12,31 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import time, timedelta
+from functools import partial
 
 from rq import get_current_job
 
 from extensions import db
 from services.core import transaction
 from services.core.queue import Periodic
-from services.search import common_words, extraction_runs, index_merge, limits, recovery
+from services.search import (
+    common_words,
+    extraction,
+    extraction_runs,
+    index_merge,
+    limits,
+    recovery,
+)
 from services.semantic import embedding
 
 log = logging.getLogger("dms.semantic")
 
-# The jobs the worker runs under the extraction limits (memory ceiling, CPU budget).
-JOBS_UNDER_LIMITS = frozenset({extraction_runs.EXTRACTION_JOB, extraction_runs.OCR_JOB})
+# The jobs the worker runs under the extraction limits (memory ceiling, CPU budget), and how
+# many documents a run works (each gets the CPU budget: jobs/worker.py).
+JOBS_UNDER_LIMITS = {
+    extraction_runs.EXTRACTION_JOB: lambda args: len(args[1]),
+    extraction_runs.OCR_JOB: lambda args: 1,
+}
 
 RECOVERY = Periodic(
     "recover-lost-work", "jobs.search.recover_lost_work", every=timedelta(minutes=5), timeout=600
@@ -35,46 +47,97 @@ DAILY = Periodic("search-daily", "jobs.search.daily", daily_at=time(3, 30), time
 PERIODIC = [RECOVERY, DAILY]
 
 
+def extract_documents(tenant_id: str, items: list[list]) -> dict[str, int]:
+    """The text stage of a batch of one tenant's [document, version]s in one work horse: the
+    attempts recorded together, each document extracted under its own CPU budget, what they
+    gave stored together. How many documents ended in each text status.
+
+    A document whose earlier attempt never finished (its process died: the hard CPU limit,
+    the OOM killer) is a suspect: it gets a job of its own, so it can stop only itself, and
+    after MAX_ATTEMPTS it fails without another try. A document that hits a process limit is
+    recorded as failed, and the documents after it go to a new job, in a fresh process."""
+    ocr_here = get_current_job() is None  # `flask documents reindex --inline`: no OCR queue
+    pending = [(document_id, version) for document_id, version in items]
+    begun = transaction.transactional(extraction_runs.begin_extractions)(
+        tenant_id, pending, pending_only=True
+    )
+    suspects = [a for a in begun if a.died_before] if len(begun) > 1 else []
+    outcomes, rest = [], [a for a in begun if a not in suspects]
+    while rest:
+        attempt = rest.pop(0)
+        if attempt.attempts > extraction_runs.MAX_ATTEMPTS:
+            error = f"gave up after {extraction_runs.MAX_ATTEMPTS} attempts stopped the worker"
+            outcomes.append((attempt, extraction.ExtractionResult("failed", error=error)))
+            continue
+        limits.next_document()
+        try:
+            outcomes.append((attempt, extraction_runs.extract(attempt, ocr_here=ocr_here)))
+        except limits.PROCESS_LIMIT_ERRORS as exc:
+            limits.stand_down()
+            failed = extraction.ExtractionResult("failed", error=limits.reason(exc))
+            outcomes.append((attempt, failed))
+            break  # what is left goes to a fresh process: this one may be in a poor state
+    try:
+        statuses = transaction.transactional(extraction_runs.store_extractions)(outcomes)
+    except limits.PROCESS_LIMIT_ERRORS as exc:  # hit while storing: each document's failure
+        limits.stand_down()
+        statuses = [
+            transaction.transactional(extraction_runs.fail_extraction)(
+                a.tenant_id, a.document_id, a.version_number, limits.reason(exc)
+            )
+            for a, _ in outcomes
+        ]
+    # Each suspect alone, the others together, all after this run's commit.
+    later = [[a] for a in suspects] + ([rest] if rest else [])
+    for attempts in later:
+        extraction_runs.enqueue_extractions(
+            [(a.tenant_id, a.document_id, a.version_number) for a in attempts]
+        )
+    for (attempt, _), status in zip(outcomes, statuses, strict=True):
+        _embed_passages(tenant_id, attempt.document_id, status)
+    return {status: statuses.count(status) for status in set(statuses)}
+
+
 def extract_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
     """Extract, store and index one version's text; returns the text status (None: nothing
     to do, the document is gone or has newer content)."""
-    # Outside a worker (`flask documents reindex --inline`) no queue is there to take OCR.
-    ocr_here = get_current_job() is None
-    return _within_limits(
-        lambda attempt: extraction_runs.finish_extraction(attempt, ocr_here=ocr_here),
-        tenant_id,
-        document_id,
-        version_number,
+    attempt = transaction.transactional(extraction_runs.begin_extraction)(
+        tenant_id, document_id, version_number
     )
+    if attempt is None:
+        return None
+    return _one(attempt, get_current_job() is None)
 
 
 def ocr_document(tenant_id: str, document_id: str, version_number: int) -> str | None:
     """The OCR stage of one version, enqueued by the text stage."""
-    return _within_limits(extraction_runs.finish_ocr, tenant_id, document_id, version_number)
+    attempt = transaction.transactional(extraction_runs.begin_extraction)(
+        tenant_id, document_id, version_number
+    )
+    if attempt is None:
+        return None
+    return _within_limits(attempt, extraction_runs.finish_ocr)
+
+
+def _one(attempt: extraction_runs.Attempt, ocr_here: bool) -> str:
+    limits.next_document()
+    return _within_limits(attempt, partial(extraction_runs.finish_extraction, ocr_here=ocr_here))
 
 
 def _within_limits(
-    finish: Callable[[extraction_runs.Attempt], str],
-    tenant_id: str,
-    document_id: str,
-    version_number: int,
-) -> str | None:
+    attempt: extraction_runs.Attempt, finish: Callable[[extraction_runs.Attempt], str]
+) -> str:
     try:
-        attempt = transaction.transactional(extraction_runs.begin_extraction)(
-            tenant_id, document_id, version_number
-        )
-        if attempt is None:
-            return None
         status = transaction.transactional(finish)(attempt)
-        _embed_passages(tenant_id, document_id, status)
-        return status
     except limits.PROCESS_LIMIT_ERRORS as exc:
         # Hitting a limit is the document's outcome, not a crash: recorded, and the job returns
         # normally so that RQ does not retry it (a retry would only hit it again).
         limits.stand_down()
         return transaction.transactional(extraction_runs.fail_extraction)(
-            tenant_id, document_id, version_number, limits.reason(exc)
+            attempt.tenant_id, attempt.document_id, attempt.version_number, limits.reason(exc)
         )
+    _embed_passages(attempt.tenant_id, attempt.document_id, status)
+    return status
 
 
 def _embed_passages(tenant_id: str, document_id: str, status: str) -> None:

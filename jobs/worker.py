@@ -1,8 +1,9 @@
 """`flask worker`: an RQ worker for the app's queues (in priority order, services/core/queue.py),
 with RQ's scheduler (retries and delayed jobs), whose jobs run inside the Flask app context.
 Extraction and thumbnail jobs run in a forked work horse under a memory ceiling and a CPU
-budget; every other job (webhook deliveries, sweeps) runs in the worker's own process, which
-keeps what it warmed up (compiled SQL statements, pooled connections) from one job to the next.
+budget per document (a run works a batch of documents); every other job (webhook
+deliveries, sweeps) runs in the worker's own process, which keeps what it warmed up
+(compiled SQL statements, pooled connections) from one job to the next.
 
 The worker keeps the periodic jobs booked (`ensure_scheduled`): those of what all share
 (jobs/core.py) and those each capability with a `jobs` layer in capabilities.py declares in
@@ -53,9 +54,9 @@ from services.search import limits
 log = logging.getLogger(__name__)
 
 MiB = 1024 * 1024
-# The jobs that run in a forked work horse under the extraction limits: text extraction, OCR
-# and thumbnails.
-JOBS_UNDER_LIMITS = search.JOBS_UNDER_LIMITS | thumbnails.JOBS_UNDER_LIMITS
+# The jobs that run in a forked work horse under the extraction limits (text extraction, OCR
+# and thumbnails), and how many documents a run works.
+JOBS_UNDER_LIMITS = {**search.JOBS_UNDER_LIMITS, **thumbnails.JOBS_UNDER_LIMITS}
 # Seconds past the CPU budget before the kernel kills the horse: room to record the failure.
 CPU_GRACE_SECONDS = 10
 # How often a standby scheduler tries for the lock. RQ's lock lasts 61 s past its holder's
@@ -184,6 +185,7 @@ class AppWorker(Worker):
             limit_work_horse(
                 self.flask_app.config["DMS_EXTRACT_MEMORY_MB"],
                 self.flask_app.config["DMS_EXTRACT_CPU_SECONDS"],
+                documents=max(1, JOBS_UNDER_LIMITS[job.func_name](job.args)),
             )
         super().main_work_horse(job, queue)
 
@@ -279,9 +281,11 @@ def process_is_running(pid: int) -> bool:
         return True
 
 
-def limit_work_horse(memory_mb: int, cpu_seconds: int) -> None:
+def limit_work_horse(memory_mb: int, cpu_seconds: int, documents: int = 1) -> None:
     """Cap what this process's address space may grow by, and its CPU time (0 leaves either
-    unlimited). The OCR programs it runs inherit both."""
+    unlimited): `cpu_seconds` for each of its `documents` (limits.next_document moves the soft
+    limit from one to the next; the hard limit, which only root could raise again, is the
+    whole run's). The OCR programs it runs inherit both."""
     if memory_mb > 0:
         # Above the horse's size at the fork, not from zero: the worker's own address space
         # varies with what it loaded and the threads it ever ran (64 MiB malloc arenas each).
@@ -290,7 +294,9 @@ def limit_work_horse(memory_mb: int, cpu_seconds: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (_at_most(ceiling, hard), hard))
         limits.note_memory_ceiling(memory_mb)
     if cpu_seconds > 0:
-        hard = _at_most(cpu_seconds + CPU_GRACE_SECONDS, resource.getrlimit(resource.RLIMIT_CPU)[1])
+        hard = _at_most(
+            cpu_seconds * documents + CPU_GRACE_SECONDS, resource.getrlimit(resource.RLIMIT_CPU)[1]
+        )
         signal.signal(signal.SIGXCPU, limits.CpuAlarm(cpu_seconds))
         resource.setrlimit(resource.RLIMIT_CPU, (_at_most(cpu_seconds, hard), hard))
 

@@ -89,8 +89,9 @@ class CpuAlarm:
     The kernel repeats the signal every CPU second until the hard limit, so a raise that is
     swallowed somewhere gets another chance."""
 
-    def __init__(self, seconds: int) -> None:
+    def __init__(self, seconds: int, since: float = 0.0) -> None:
         self.seconds = seconds
+        self.since = since  # the CPU time (this process and its programs) the budget starts at
 
     def __call__(self, signum: int, frame: object) -> None:
         raise CpuBudgetExceeded(self.seconds)
@@ -102,12 +103,33 @@ def check_cpu_budget() -> None:
     alarm = signal.getsignal(signal.SIGXCPU)
     if not isinstance(alarm, CpuAlarm):
         return  # not in a limited work horse
-    spent = 0.0
-    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
-        usage = resource.getrusage(who)
-        spent += usage.ru_utime + usage.ru_stime
-    if spent > alarm.seconds:
+    if _cpu_spent(resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN) - alarm.since > alarm.seconds:
         raise CpuBudgetExceeded(alarm.seconds)
+
+
+def next_document() -> None:
+    """In a work horse that works a batch of documents, before each one: the document gets a
+    CPU budget of its own. The kernel's soft limit moves to this process's CPU time so far
+    plus the budget (the hard limit, the whole batch's, stays), and the OCR programs' time is
+    counted from here. Nothing happens outside a limited horse."""
+    alarm = signal.getsignal(signal.SIGXCPU)
+    if not isinstance(alarm, CpuAlarm):
+        return
+    own = _cpu_spent(resource.RUSAGE_SELF)
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    soft = int(own) + 1 + alarm.seconds
+    unlimited = hard == resource.RLIM_INFINITY
+    resource.setrlimit(resource.RLIMIT_CPU, (soft if unlimited else min(soft, hard), hard))
+    since = _cpu_spent(resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    signal.signal(signal.SIGXCPU, CpuAlarm(alarm.seconds, since))
+
+
+def _cpu_spent(*who: int) -> float:
+    total = 0.0
+    for whose in who:
+        usage = resource.getrusage(whose)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def cpu_budget_exceeded(returncode: int) -> CpuBudgetExceeded | None:

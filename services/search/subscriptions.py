@@ -19,21 +19,24 @@ def connect() -> None:
     signals.document_notes_changed.connect(_notes_changed)
 
 
-def _content_changed(document: Document, **_) -> None:
-    # Once the content is committed: the extraction job reads the committed rows. The
-    # documents of one unit of work (a folder import's batch) are scheduled together.
-    transaction.after_commit_collect("search.extract", document, _schedule)
+def _content_changed(document: Document, *, new: bool = False, **_) -> None:
+    # Pending in the unit of work that stores the content; enqueued once it has committed (the
+    # job reads the committed rows), the documents of one unit of work (a folder import's
+    # batch) together.
+    indexing.mark_pending(document, new=new)
+    call = (document.tenant_id, document.id, document.current_version)
+    transaction.after_commit_collect("search.extract", call, _schedule)
 
 
-def _schedule(documents: list[Document]) -> None:
+def _schedule(calls: list[tuple[str, str, int]]) -> None:
     # The documents are committed; a failure to enqueue must not turn the upload into an error
-    # (the text stays pending and `flask documents reindex` or the sweep picks it up).
+    # (the text stays pending and the recovery sweep or `flask documents reindex` picks it up).
     try:
-        extraction_runs.schedule_extractions(documents)
+        extraction_runs.enqueue_extractions(calls)
     except Exception:
         db.session.rollback()
         indexing.log.exception(
-            "text extraction not scheduled", extra={"document_ids": [d.id for d in documents]}
+            "text extraction not scheduled", extra={"document_ids": [c[1] for c in calls]}
         )
 
 

@@ -314,13 +314,13 @@ def test_workers_on_both_hosts_never_run_one_job_twice(hosts):
         assert time.monotonic() < deadline, statuses
         time.sleep(0.5)
 
-    # RQ logs each job it starts: "<queue>: jobs.search.extract_document('shared',
-    # '<document id>', 1) (<job id>)". Across both hosts' workers, once per document.
+    # RQ logs each job it starts: "<queue>: jobs.search.extract_documents('shared',
+    # [['<document id>', 1], …]) (<job id>)". Across both hosts' workers, once per document.
     started = [
         line
         for log in hosts.worker_logs
         for line in log.read_text().splitlines()
-        if "queue:default: jobs.search.extract_document(" in line
+        if "queue:default: jobs.search.extract_documents(" in line
     ]
     runs = {i: sum(f"'{i}'" in line for line in started) for i in ids}
     assert all(runs[i] == 1 for i in ids), runs

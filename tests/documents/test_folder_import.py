@@ -235,8 +235,10 @@ def test_a_rolled_back_unit_of_work_schedules_nothing(app, tenant, tmp_path):
             else:
                 db.session.rollback()
         jobs = [queue.queue().fetch_job(j) for j in queue.queue().get_job_ids()[before:]]
-    extraction = [j for j in jobs if j.func_name == "jobs.search.extract_document"]
-    assert [j.args[1] for j in extraction] == [d.id for d in _documents(app, tenant.id)]
+    extraction = [j for j in jobs if j.func_name == "jobs.search.extract_documents"]
+    assert [[i[0] for i in j.args[1]] for j in extraction] == [
+        [d.id for d in _documents(app, tenant.id)]
+    ]
     assert [d.filename for d in _documents(app, tenant.id)] == ["kept.txt"]
 
 

@@ -177,10 +177,10 @@ def test_a_limit_hit_outside_the_extractor_is_recorded_not_retried(
     from services.search import extraction_runs
     from services.search.limits import CpuBudgetExceeded
 
-    def spent(attempt, **options):
+    def spent(outcomes):
         raise CpuBudgetExceeded(5)  # as SIGXCPU would, while storing the text
 
-    monkeypatch.setattr(extraction_runs, "finish_extraction", spent)
+    monkeypatch.setattr(extraction_runs, "store_extractions", spent)
     document_id = store_document(tenant, b"some words", "w.txt")
 
     work()

@@ -72,7 +72,7 @@ def test_a_job_still_waiting_is_not_doubled(app, tenant, store_document):
     assert _recover(app) == 0
     with app.app_context():  # the upload's thumbnail job waits beside it
         names = [job.func_name for job in queue.queue().jobs]
-    assert names.count("jobs.search.extract_document") == 1
+    assert names.count("jobs.search.extract_documents") == 1
 
 
 def test_the_recovery_job_books_its_next_run(app):

@@ -31,8 +31,10 @@ def _result(app, job_id: str):
 def test_jobs_run_in_process_and_jobs_under_limits_in_a_limited_horse(make_app, monkeypatch):
     limited = make_app(DMS_EXTRACT_CPU_SECONDS=7)
     # Probes enqueued by dotted name, as services enqueue; three are treated as jobs under
-    # limits (posix.getpid is os.getpid under another name).
-    under_limits = frozenset({"resource.getrlimit", "posix.getpid", "os.getppid"})
+    # limits, each working one document (posix.getpid is os.getpid under another name).
+    under_limits = dict.fromkeys(
+        ["resource.getrlimit", "posix.getpid", "os.getppid"], lambda args: 1
+    )
     monkeypatch.setattr(worker_module, "JOBS_UNDER_LIMITS", under_limits)
     with limited.app_context():
         worker_pid = queue.enqueue("os.getpid").id
