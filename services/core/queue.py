@@ -107,6 +107,32 @@ def enqueue_unless_waiting(
     return job_id
 
 
+def enqueue_for_all(
+    keys: list[str], job_name: str, *args: Any, waiting_for: timedelta, **kwargs: Any
+) -> str:
+    """Enqueue one `job_name` that does the work of every key in `keys` (a batch of new
+    content: its waiting marks, set over any earlier ones, name this job, so a request for
+    any of them meanwhile wakes no other). Each key's job calls `taken(key)` as it starts.
+    Returns the job's id."""
+    job_id = f"batch-{secrets.token_hex(8)}"
+    with redis_store.client.pipeline(transaction=False) as marks:
+        for key in keys:
+            marks.set(redis_store.key("waiting", key), job_id, ex=waiting_for)
+        marks.execute()
+    try:
+        enqueue(job_name, *args, job_id=job_id, **kwargs)
+    except RedisError:
+        redis_store.client.delete(*[redis_store.key("waiting", key) for key in keys])
+        raise
+    return job_id
+
+
+def taken_all(keys: list[str]) -> None:
+    """`taken` for every key of a batch's job, in one round trip."""
+    if keys:
+        redis_store.client.delete(*[redis_store.key("waiting", key) for key in keys])
+
+
 def waiting_job(key: str) -> str | None:
     """The id of the job enqueued under `key` that has not started yet, if any."""
     value = redis_store.client.get(redis_store.key("waiting", key))

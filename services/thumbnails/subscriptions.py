@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from models import Document
 from services.core import signals, transaction
 from services.thumbnails import thumbnails
@@ -16,8 +14,8 @@ def connect() -> None:
 
 
 def _content_changed(document: Document, **_) -> None:
-    # Once the content is committed: the job reads the committed rows. A failure to enqueue
-    # is logged; the next request for the thumbnail enqueues it again.
-    transaction.after_commit(
-        partial(thumbnails.schedule, document.tenant_id, document.id, document.current_version)
-    )
+    # Once the content is committed: the job reads the committed rows; the documents of one
+    # unit of work (a folder import's batch) share jobs. A failure to enqueue is logged; the
+    # next request for the thumbnail enqueues it again.
+    call = (document.tenant_id, document.id, document.current_version)
+    transaction.after_commit_collect("thumbnails.make", call, thumbnails.schedule_new_content)

@@ -33,6 +33,9 @@ if TYPE_CHECKING:  # Pillow loads only where pictures are drawn: services/thumbn
 log = logging.getLogger(__name__)
 
 THUMBNAIL_JOB = "jobs.thumbnails.make_thumbnail"
+BATCH_JOB = "jobs.thumbnails.make_thumbnails"
+# Documents of one tenant per job for new content: one work horse and two commits for the lot.
+BATCH = 25
 JOB_TIMEOUT = 10 * 60
 # A killed work horse is retried; a file that keeps killing it gets the type icon after this
 # many attempts on one version, so that asking again and again cannot loop a crash.
@@ -78,9 +81,37 @@ def schedule(tenant_id: str, document_id: str, version_number: int) -> bool:
     return True
 
 
-def taken(document_id: str) -> None:
+def schedule_new_content(calls: list[tuple[str, str, int]]) -> bool:
+    """After the commit that stored new content: the thumbnails of these (tenant, document,
+    version)s, a job per BATCH documents of one tenant, each document's waiting mark naming
+    its job (so that a request for the thumbnail meanwhile wakes no other); False when Redis
+    failed (the next request for a thumbnail, or the CLI, enqueues it again)."""
+    batches: list[tuple[str, list[list]]] = []
+    for tenant_id, document_id, version_number in calls:
+        if not batches or batches[-1][0] != tenant_id or len(batches[-1][1]) >= BATCH:
+            batches.append((tenant_id, []))
+        batches[-1][1].append([document_id, version_number])
+    try:
+        for tenant_id, items in batches:
+            keys = [_waiting_key(document_id) for document_id, _ in items]
+            queue.enqueue_for_all(
+                keys,
+                BATCH_JOB,
+                tenant_id,
+                items,
+                waiting_for=WAITING_FOR,
+                job_timeout=JOB_TIMEOUT,
+                retry=JOB_RETRY,
+            )
+    except RedisError as exc:
+        log.warning("could not enqueue thumbnails", extra={"error": str(exc)})
+        return False
+    return True
+
+
+def taken(document_ids: list[str]) -> None:
     """The job has started: a request from now on may wake another (for newer content)."""
-    queue.taken(_waiting_key(document_id))
+    queue.taken_all([_waiting_key(document_id) for document_id in document_ids])
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -154,53 +185,100 @@ class Attempt:
     filename: str
     sha256: str
     attempts: int
+    # An earlier attempt on this version began and never finished: its process died.
+    died_before: bool = False
 
 
 def begin(tenant_id: str, document_id: str, version_number: int) -> Attempt | None:
-    """Record an attempt (the caller commits it before drawing, so a crash leaves a count);
-    None when there is nothing to do: the document is gone, has newer content, or already
-    has this version's thumbnail."""
-    document = db.session.scalar(
-        select(Document).where(Document.id == document_id, Document.tenant_id == tenant_id)
-    )
-    if document is None or document.current_version != version_number:
-        return None
-    version = db.session.scalar(
-        select(DocumentVersion).where(
-            DocumentVersion.document_id == document_id,
-            DocumentVersion.number == version_number,
-            in_tenant(DocumentVersion, tenant_id),
+    """begin_many for one version; None when there is nothing to do."""
+    begun = begin_many(tenant_id, [(document_id, version_number)])
+    return begun[0] if begun else None
+
+
+def begin_many(tenant_id: str, items: list[tuple[str, int]]) -> list[Attempt]:
+    """Record an attempt at each (document, version) (the caller commits them before
+    drawing, so a crash leaves a count), with one query per table for the lot. Skipped: a
+    document gone, with newer content, or with this version's thumbnail already."""
+    ids = [document_id for document_id, _ in items]
+    documents = Document.get_many_for_tenant(ids, tenant_id)
+    versions = {
+        (v.document_id, v.number): v
+        for v in db.session.scalars(
+            select(DocumentVersion).where(
+                DocumentVersion.document_id.in_(ids), in_tenant(DocumentVersion, tenant_id)
+            )
         )
-    )
-    if version is None:
-        return None
-    row = _row(tenant_id, document_id)
-    if is_current(row, document):
-        return None
-    if row is None:
-        row = DocumentThumbnail(document_id=document_id, tenant_id=tenant_id, attempts=0)
-        db.session.add(row)
-    if row.version_number != version_number:
-        row.version_number, row.attempts, row.error = version_number, 0, None
-    row.status = ThumbnailStatus.PENDING.value
-    row.attempts += 1
-    row.updated_at = clock.now()
+    }
+    rows = {r.document_id: r for r in _rows(tenant_id, ids)}
+    attempts, now = [], clock.now()
+    for document_id, version_number in items:
+        document = documents.get(document_id)
+        version = versions.get((document_id, version_number))
+        if document is None or document.current_version != version_number or version is None:
+            continue
+        row = rows.get(document_id)
+        if is_current(row, document):
+            continue
+        if row is None:
+            row = rows[document_id] = DocumentThumbnail(
+                document_id=document_id, tenant_id=tenant_id, attempts=0
+            )
+            db.session.add(row)
+        if row.version_number != version_number:
+            row.version_number, row.attempts, row.error = version_number, 0, None
+        # A pending row that was attempted already: that attempt's process died mid-way.
+        died = row.status == ThumbnailStatus.PENDING.value and row.attempts > 0
+        row.status = ThumbnailStatus.PENDING.value
+        row.attempts += 1
+        row.updated_at = now
+        attempts.append(
+            Attempt(
+                tenant_id,
+                document_id,
+                version_number,
+                version.content_type,
+                version.filename,
+                version.sha256,
+                row.attempts,
+                died,
+            )
+        )
     db.session.flush()
-    return Attempt(
-        tenant_id,
-        document_id,
-        version_number,
-        version.content_type,
-        version.filename,
-        version.sha256,
-        row.attempts,
-    )
+    return attempts
 
 
 def store(attempt: Attempt, thumbnail: render.Thumbnail) -> str | None:
-    """Keep the picture, unless the document is gone or has newer content meanwhile; returns
-    its kind (None: not kept)."""
-    row = _row(attempt.tenant_id, attempt.document_id)
+    """store_many for one attempt."""
+    return store_many([(attempt, thumbnail)])[0]
+
+
+def store_many(drawn: list[tuple[Attempt, render.Thumbnail]]) -> list[str | None]:
+    """Keep each picture (one query for the lot), unless its document is gone or has newer
+    content meanwhile; their kinds (None: not kept)."""
+    if not drawn:
+        return []
+    rows = {
+        r.document_id: r for r in _rows(drawn[0][0].tenant_id, [a.document_id for a, _ in drawn])
+    }
+    return [
+        _keep(rows.get(attempt.document_id), attempt, thumbnail) for attempt, thumbnail in drawn
+    ]
+
+
+def _rows(tenant_id: str, document_ids: list[str]) -> list[DocumentThumbnail]:
+    return list(
+        db.session.scalars(
+            select(DocumentThumbnail).where(
+                DocumentThumbnail.document_id.in_(document_ids),
+                in_tenant(DocumentThumbnail, tenant_id),
+            )
+        )
+    )
+
+
+def _keep(
+    row: DocumentThumbnail | None, attempt: Attempt, thumbnail: render.Thumbnail
+) -> str | None:
     if row is None or row.version_number != attempt.version_number:
         return None
     now = clock.now()
