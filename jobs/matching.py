@@ -19,10 +19,12 @@ RECOVER = Periodic("matching-recover", "jobs.matching.recover", every=timedelta(
 PERIODIC = [RETRAIN, RECOVER]
 
 
-def run_rules(tenant_id: str, document_id: str) -> list[str]:
-    """RQ job: every enabled rule of the tenant, in order, on the document; the ids of the
-    rules that changed it."""
-    return transaction.transactional(runner.run_rules)(tenant_id, document_id)
+def run_rules(tenant_id: str, document_ids: list[str] | str) -> dict[str, list[str]]:
+    """RQ job: every enabled rule of the tenant, in order, on each document (its own unit of
+    work); the ids of the rules that changed each one (a job enqueued with one id, as before
+    batches, is a batch of one)."""
+    ids = [document_ids] if isinstance(document_ids, str) else document_ids
+    return {i: transaction.transactional(runner.run_rules)(tenant_id, i) for i in ids}
 
 
 def run_apply(tenant_id: str, job_id: str) -> str | None:

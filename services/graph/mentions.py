@@ -125,6 +125,21 @@ def schedule_scan(tenant_id: str, document_ids: Sequence[str]) -> None:
         transaction.after_commit(lambda batch=batch: _enqueue(SCAN_JOB, tenant_id, batch))
 
 
+def schedule_scan_of(tenant_id: str, document_id: str) -> None:
+    """After the commit, rescan this document, in one job with the other documents of the
+    same unit of work (and tenant)."""
+    transaction.after_commit_collect(
+        f"graph.scan.{tenant_id}", document_id, lambda ids: schedule_scan_now(tenant_id, ids)
+    )
+
+
+def schedule_scan_now(tenant_id: str, document_ids: Sequence[str]) -> None:
+    """Enqueue the rescan of these committed documents (a job per BATCH)."""
+    ids = list(document_ids)
+    for start in range(0, len(ids), BATCH):
+        _enqueue(SCAN_JOB, tenant_id, ids[start : start + BATCH])
+
+
 def _enqueue(job: str, *args: Any) -> None:
     try:
         queue.enqueue(job, *args)

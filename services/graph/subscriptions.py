@@ -20,7 +20,8 @@ def connect() -> None:
 
 
 def _text_changed(document: Document, **_) -> None:
-    mentions.schedule_scan(document.tenant_id, [document.id])
+    # The documents of one unit of work (an extraction job's batch) are scanned together.
+    mentions.schedule_scan_of(document.tenant_id, document.id)
 
 
 def _purged(document_id: str, *, tenant_id: str, **_) -> None:

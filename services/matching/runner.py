@@ -85,21 +85,26 @@ class Reading:
 
 
 def schedule(document: Document) -> None:
-    """After the extraction's commit, run the tenant's rules on `document` (nothing to do,
-    and no job, when the tenant has no enabled rule)."""
-    if not rules.has_enabled_rules(document.tenant_id):
+    """After the extraction's commit, run the tenant's rules on `document`, in one job with
+    the other documents of the same unit of work (an extraction's batch); nothing to do,
+    and no job, when the tenant has no enabled rule."""
+    tenant_id = document.tenant_id
+    if not transaction.memo(
+        ("matching-rules", tenant_id), lambda: rules.has_enabled_rules(tenant_id)
+    ):
         return
-    tenant_id, document_id = document.tenant_id, document.id
-    transaction.after_commit(lambda: _enqueue(tenant_id, document_id))
+    transaction.after_commit_collect(
+        f"matching.run.{tenant_id}", document.id, lambda ids: _enqueue(tenant_id, ids)
+    )
 
 
-def _enqueue(tenant_id: str, document_id: str) -> None:
+def _enqueue(tenant_id: str, document_ids: list[str]) -> None:
     try:
-        queue.enqueue(RUN_RULES, tenant_id, document_id)
+        queue.enqueue(RUN_RULES, tenant_id, document_ids)
     except RedisError as exc:  # POST /matching-rules/{id}/apply repairs what a lost job left
         log.warning(
             "could not enqueue the matching rules",
-            extra={"document_id": document_id, "error": str(exc)},
+            extra={"document_ids": document_ids[:20], "error": str(exc)},
         )
 
 
