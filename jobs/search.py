@@ -38,6 +38,10 @@ JOBS_UNDER_LIMITS = {
     extraction_runs.OCR_JOB: lambda args: 1,
 }
 
+# The jobs run at a low CPU priority (jobs/worker.py): OCR takes seconds of CPU a page, and
+# waits for idle cores rather than slowing the text stage and the uploads beside it.
+LOW_PRIORITY_JOBS = frozenset({extraction_runs.OCR_JOB})
+
 RECOVERY = Periodic(
     "recover-lost-work", "jobs.search.recover_lost_work", every=timedelta(minutes=5), timeout=600
 )

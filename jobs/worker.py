@@ -57,6 +57,10 @@ MiB = 1024 * 1024
 # The jobs that run in a forked work horse under the extraction limits (text extraction, OCR
 # and thumbnails), and how many documents a run works.
 JOBS_UNDER_LIMITS = {**search.JOBS_UNDER_LIMITS, **thumbnails.JOBS_UNDER_LIMITS}
+# The jobs whose work horse (and the programs it runs) yields the CPU to everything else: OCR,
+# so that imports, uploads and text-like documents' extraction are not slowed by scans.
+LOW_PRIORITY_JOBS = search.LOW_PRIORITY_JOBS
+LOW_PRIORITY_NICENESS = 10
 # Seconds past the CPU budget before the kernel kills the horse: room to record the failure.
 CPU_GRACE_SECONDS = 10
 # How often a standby scheduler tries for the lock. RQ's lock lasts 61 s past its holder's
@@ -187,6 +191,8 @@ class AppWorker(Worker):
                 self.flask_app.config["DMS_EXTRACT_CPU_SECONDS"],
                 documents=max(1, JOBS_UNDER_LIMITS[job.func_name](job.args)),
             )
+        if job.func_name in LOW_PRIORITY_JOBS:
+            os.nice(LOW_PRIORITY_NICENESS)
         super().main_work_horse(job, queue)
 
 

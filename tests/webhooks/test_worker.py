@@ -30,18 +30,24 @@ def _result(app, job_id: str):
 
 def test_jobs_run_in_process_and_jobs_under_limits_in_a_limited_horse(make_app, monkeypatch):
     limited = make_app(DMS_EXTRACT_CPU_SECONDS=7)
-    # Probes enqueued by dotted name, as services enqueue; three are treated as jobs under
-    # limits, each working one document (posix.getpid is os.getpid under another name).
+    # Probes enqueued by dotted name, as services enqueue; five are treated as jobs under
+    # limits, each working one document (posix.getpid is os.getpid under another name), and
+    # one of them (os.nice, which answers the niceness) as a low-priority job, as OCR is.
     under_limits = dict.fromkeys(
-        ["resource.getrlimit", "posix.getpid", "os.getppid"], lambda args: 1
+        ["resource.getrlimit", "posix.getpid", "os.getppid", "os.nice", "posix.getpriority"],
+        lambda args: 1,
     )
     monkeypatch.setattr(worker_module, "JOBS_UNDER_LIMITS", under_limits)
+    monkeypatch.setattr(worker_module, "LOW_PRIORITY_JOBS", frozenset({"os.nice"}))
     with limited.app_context():
         worker_pid = queue.enqueue("os.getpid").id
         horse_pid = queue.enqueue("posix.getpid").id
         horse_parent = queue.enqueue("os.getppid").id
         horse_cpu = queue.enqueue("resource.getrlimit", resource.RLIMIT_CPU).id
+        low_priority = queue.enqueue("os.nice", 0).id
+        horse_priority = queue.enqueue("posix.getpriority", os.PRIO_PROCESS, 0).id
     before = resource.getrlimit(resource.RLIMIT_CPU)
+    niceness = os.nice(0)
 
     _run_production_worker(limited)
 
@@ -49,6 +55,9 @@ def test_jobs_run_in_process_and_jobs_under_limits_in_a_limited_horse(make_app, 
     assert _result(limited, horse_pid) != os.getpid()
     assert _result(limited, horse_parent) == os.getpid()
     assert _result(limited, horse_cpu)[0] == 7  # the CPU budget, set in the horse
+    assert _result(limited, low_priority) == niceness + worker_module.LOW_PRIORITY_NICENESS
+    assert _result(limited, horse_priority) == niceness  # other horses keep the worker's
+    assert os.nice(0) == niceness, "the niceness stays in the horse"
     assert resource.getrlimit(resource.RLIMIT_CPU) == before, "the limits stay in the horse"
 
 
