@@ -79,6 +79,9 @@ REDUCING_GAP = 2
 STRIP_PIXELS = 1 << 20
 WEBP_QUALITY = 80
 WEBP_METHOD = 2  # of 0 (fastest) to 6: as small as 4 at a box's size, in a quarter of the time
+# Drawn pages (text, icons): few flat colours, which lossless WebP keeps sharp in a fraction of
+# the lossy bytes (a dense text page: about 10 kB against 67), and encodes in half the time.
+DRAWN_KINDS = frozenset({"text", "icon"})
 WHITE = (255, 255, 255)
 # Types named by their usual extension on the icon when the file name has none.
 _LABELS = {
@@ -340,6 +343,12 @@ def _fitted(line: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> st
     """The longest start of `line` that fits the page's width."""
     if font.getlength(line) <= TEXT_WIDTH:
         return line
+    # A monospaced font (the usual case) fits a known number of characters: one measure.
+    columns = _columns(font)
+    if columns and font.getlength(line[:columns]) <= TEXT_WIDTH < font.getlength(
+        line[: columns + 1]
+    ):
+        return line[:columns]
     shortest, longest = 0, len(line)
     while shortest < longest:
         middle = (shortest + longest + 1) // 2
@@ -350,6 +359,13 @@ def _fitted(line: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> st
     return line[:shortest]
 
 
+@cache
+def _columns(font: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> int | None:
+    """How many characters of `font` fill the page's width when it is monospaced, else None."""
+    narrow, wide = font.getlength("i"), font.getlength("M")
+    return int(TEXT_WIDTH // wide) if narrow == wide and wide > 0 else None
+
+
 # --- WebP --------------------------------------------------------------------------------------
 
 
@@ -357,7 +373,10 @@ def _encode(picture: Image.Image, kind: str, error: str | None = None) -> Thumbn
     if not features.check_module("webp"):
         raise Unavailable("Pillow was built without WebP support")
     out = io.BytesIO()
-    picture.save(out, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
+    if kind in DRAWN_KINDS:
+        picture.save(out, "WEBP", lossless=True, method=0)
+    else:
+        picture.save(out, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
     return Thumbnail(out.getvalue(), picture.width, picture.height, kind, error)
 
 

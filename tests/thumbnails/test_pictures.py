@@ -121,3 +121,18 @@ def test_a_texts_first_lines_are_ink_on_a_white_page(app, upload, thumbnail, wor
     rows = [pixels[3 * width * y : 3 * width * (y + 1)] for y in range(height)]
     assert min(min(row) for row in rows[:50]) < 100  # the two lines: dark ink
     assert all(min(row) > 240 for row in rows[80:])  # the rest of the page: white
+
+
+def test_a_drawn_page_is_lossless_and_a_long_line_is_cut_at_the_page_edge(
+    app, upload, thumbnail, work
+):
+    document = upload(("x" * 500 + "\n").encode(), "wide.txt")
+    work()
+    response = thumbnail(document["id"])
+    assert response.data[12:16] == b"VP8L"  # lossless WebP: sharp flat colours, few bytes
+    kind, width, _, pixels = _drawn(app, thumbnail, document["id"])
+    assert kind == "text"
+    line = [min(min(pixel(pixels, width, x, y)) for y in range(14, 28)) for x in range(width)]
+    inked = [x for x, darkest in enumerate(line) if darkest < 100]
+    assert inked[0] >= 14 and inked[-1] <= width - 14  # within the margins, both sides
+    assert inked[-1] > width - 40  # and the line runs on to the right margin
