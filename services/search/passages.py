@@ -30,6 +30,7 @@ from extensions import db
 from models import Document, DocumentText
 from models.base import new_id
 from models.search import Passage
+from services.core import transaction
 
 MIN_WORDS = 200
 TARGET_WORDS = 300
@@ -178,12 +179,23 @@ def _pack(text: str) -> list[Span]:
     return passages
 
 
-def replace(
-    tenant_id: str, document_id: str, text: str, version_number: int | None
-) -> list[Passage]:
-    """Replace the document's passages with those of `text` (empty text: none); flushes."""
-    remove(document_id)
-    rows = [
+_REPLACE = "search.passages"  # replacements collected for the commit (replace)
+
+
+def replace(tenant_id: str, document_id: str, text: str, version_number: int | None) -> None:
+    """Replace the document's passages with those of `text` (empty text: none), just before
+    the unit of work commits: with every other document's of the unit of work (an extraction
+    batch's) in one delete and one insert. The last replace of a document in it wins."""
+    transaction.before_commit_collect(
+        _REPLACE, (document_id, tenant_id, version_number, text), write_passages
+    )
+
+
+def write_passages(items: list[tuple[str, str, int | None, str]]) -> None:
+    """Write the collected replacements now (replace's work at the commit)."""
+    latest = {item[0]: item for item in items}
+    db.session.execute(delete(Passage).where(Passage.document_id.in_(list(latest))))
+    db.session.add_all(
         Passage(
             tenant_id=tenant_id,
             document_id=document_id,
@@ -194,14 +206,14 @@ def replace(
             word_count=span.words,
             text=text[span.start : span.end],
         )
+        for document_id, tenant_id, version_number, text in latest.values()
         for ordinal, span in enumerate(_pack(text or ""))
-    ]
-    db.session.add_all(rows)
+    )
     db.session.flush()
-    return rows
 
 
 def remove(document_id: str) -> None:
+    transaction.uncollect(_REPLACE, lambda item: item[0] == document_id)
     db.session.execute(delete(Passage).where(Passage.document_id == document_id))
 
 

@@ -225,3 +225,24 @@ def test_of_documents_reads_only_the_tenants_passages(
     with app.app_context():
         found = passages.of_documents(tenant.id, [mine, theirs])
         assert [p.document_id for p in found] == [mine]
+
+
+def test_replacements_are_written_at_the_commit_the_last_one_winning(
+    app, tenant, store_document, work
+):
+    first = store_document(tenant, b"The first text.", "a.txt")
+    second = store_document(tenant, b"The second text.", "b.txt")
+    work()
+    with app.app_context():
+        passages.replace(tenant.id, first, "An earlier replacement.", 1)
+        passages.replace(tenant.id, second, "The second, replaced.", 1)
+        passages.replace(tenant.id, first, "The last replacement.", 1)
+        pending = db.session.scalars(select(Passage.text).where(Passage.document_id == first))
+        assert list(pending) == ["The first text."]  # nothing written before the commit
+        passages.remove(second)  # a document removed meanwhile keeps none
+        db.session.commit()
+        texts = {
+            d: list(db.session.scalars(select(Passage.text).where(Passage.document_id == d)))
+            for d in (first, second)
+        }
+    assert texts == {first: ["The last replacement."], second: []}
