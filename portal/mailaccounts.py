@@ -82,7 +82,8 @@ def test_mail_account_page(account_id: str):
     except MailError as error:
         flash(f"{account.name}: {error.code}: {error.message}", "error")
     else:
-        flash(f"{account.name}: connected; {account.folder} holds {count} messages.", "success")
+        messages = "1 message" if count == 1 else f"{count} messages"
+        flash(f"{account.name}: connected; {account.folder} holds {messages}.", "success")
     return redirect(url_for("portal.mail_accounts_page"))
 
 
