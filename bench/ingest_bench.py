@@ -1,8 +1,8 @@
 """Ingestion speed: mixed files (text, Markdown, text PDFs, DOCX, and PNG scans at a 10 % share)
 through `flask documents import` and through the API with 4 concurrent clients, on PostgreSQL,
 timed until every document is searchable: its text extracted (OCR for the scans) and indexed,
-and its thumbnail drawn. (Matching rules, once a capability applies them, belong in the same
-wait; none does yet.)
+and its thumbnail drawn. (The tenants have no matching rules: with rules, their job follows
+each extraction batch and belongs in the same wait.)
 
     createdb -h 127.0.0.1 -U postgres dms_bench_ingest   # dropped and made again by the script
     .venv/bin/python bench/ingest_bench.py --files 2000 --workers 2 \\
