@@ -31,15 +31,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-import uuid
 from pathlib import Path
 
+from footprint_clients import WORDS, Client, portal_cookie, upload_body
 from harness import free_port
+from procfs import KIB, children, cmdline, cpu_ticks, descendants, parent, pss, rss
 
 ROOT = Path(__file__).resolve().parent.parent
-KIB = 1024
-WORDS = ("invoice", "contract", "report", "budget", "meeting", "supplier", "quarterly", "audit")
 # The mix, out of 20: lists, searches, downloads, portal pages, uploads.
 MIX = ["list"] * 7 + ["search"] * 4 + ["download"] * 3 + ["portal"] * 4 + ["document"] + ["upload"]
 
@@ -50,67 +48,6 @@ def flask(tree: Path, env: dict, *args: str) -> str:
         cwd=tree, env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     return out.stdout
-
-
-def children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(p) for p in handle.read().split()]
-    except OSError:
-        return []
-
-
-def descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        for child in children(todo.pop()):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return ""
-
-
-def parent(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return int(handle.read().rsplit(")", 1)[1].split()[1])
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
-def kib(pid: int, path: str, field: str) -> int:
-    try:
-        with open(f"/proc/{pid}/{path}") as handle:
-            for line in handle:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def pss(pid: int) -> int:
-    return kib(pid, "smaps_rollup", "Pss")
-
-
-def rss(pid: int) -> int:
-    return kib(pid, "status", "VmRSS")
-
-
-def cpu_ticks(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except (OSError, IndexError, ValueError):
-        return 0
 
 
 class Stack:
@@ -227,69 +164,6 @@ def report_pss(stack: Stack, title: str) -> int:
         print(f"  {role:<16} pid {pid:<8} PSS {value / KIB:7.1f} MiB")
     print(f"  {'in all':<29} PSS {total / KIB:7.1f} MiB ({len(roles)} processes)")
     return total
-
-
-class Client:
-    """One keep-alive connection speaking as the demo key, or as the portal session."""
-
-    def __init__(self, port: int, api_headers: dict, cookie: str) -> None:
-        self.port, self.api_headers, self.cookie = port, api_headers, cookie
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-
-    def send(self, method: str, path: str, headers: dict, body: bytes | None = None) -> tuple:
-        for attempt in range(2):
-            try:
-                self.conn.request(method, path, body=body, headers=headers)
-                response = self.conn.getresponse()
-                data = response.read()
-                if response.getheader("Connection", "").lower() == "close":
-                    self.conn.close()
-                return response.status, data
-            except (http.client.HTTPException, OSError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-                if attempt:
-                    raise
-        raise AssertionError
-
-
-def upload_body(tag: str) -> tuple[bytes, str]:
-    boundary = uuid.uuid4().hex
-    words = " ".join(WORDS[(len(tag) + i) % len(WORDS)] for i in range(400))
-    text = f"Bench document {tag}\n{words}\n".encode()
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-            f'filename="{tag}.txt"\r\nContent-Type: text/plain\r\n\r\n'
-        ).encode()
-        + text
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    return body, f"multipart/form-data; boundary={boundary}"
-
-
-def portal_cookie(port: int, tenant: str, email: str, password: str) -> str:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", "/login")
-    response = conn.getresponse()
-    page = response.read().decode()
-    cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    form = urllib.parse.urlencode(
-        {"workspace": tenant, "email": email, "password": password, "csrf_token": token}
-    )
-    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
-    conn.request("POST", "/login", body=form, headers=headers)
-    response = conn.getresponse()
-    response.read()
-    assert response.status == 302, response.status
-    cookie = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
-    for path in ("/", "/documents"):  # the portal served once
-        conn.request("GET", path, headers={"Cookie": cookie})
-        response = conn.getresponse()
-        response.read()
-        assert response.status == 200, (path, response.status)
-    return cookie
 
 
 def run_load(stack: Stack, api: dict, cookie: str, total: int, clients: int) -> dict:

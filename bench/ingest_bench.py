@@ -20,9 +20,7 @@ their commits, the follow-up scheduling)."""
 from __future__ import annotations
 
 import argparse
-import io
 import os
-import random
 import resource
 import shutil
 import subprocess
@@ -37,177 +35,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.harness import free_port, start_gunicorn  # noqa: E402
+from bench.ingest_stack import (  # noqa: E402
+    FLASK,
+    env_for,
+    flask,
+    fresh_installation,
+    start_workers,
+    stop,
+)
+from bench.mixed_files import make_files  # noqa: E402
 
-FLASK = str(ROOT / ".venv" / "bin" / "flask")
 TEXT_LIKE = (".txt", ".md", ".pdf", ".docx")
-WORDS = [
-    "invoice",
-    "contract",
-    "delivery",
-    "payment",
-    "reminder",
-    "offer",
-    "order",
-    "receipt",
-    "insurance",
-    "policy",
-    "tax",
-    "statement",
-    "salary",
-    "account",
-    "bank",
-    "meeting",
-    "minutes",
-    "project",
-    "budget",
-    "quarter",
-    "report",
-    "annual",
-    "customer",
-    "supplier",
-    "warehouse",
-    "shipment",
-    "tariff",
-    "rental",
-    "lease",
-    "notice",
-    "termination",
-    "renewal",
-]
-
-
-# --- the files -----------------------------------------------------------------------------
-
-
-def _sentence(rng: random.Random, n: int) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(n))
-
-
-def _text_pdf(lines: list[str]) -> bytes:
-    from tests.fixture_files import text_pdf
-
-    return text_pdf([lines])
-
-
-def _docx(paragraphs: list[str]) -> bytes:
-    import docx
-
-    document = docx.Document()
-    for paragraph in paragraphs:
-        document.add_paragraph(paragraph)
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
-
-
-def _png_scan(lines: list[str]) -> bytes:
-    from PIL import Image, ImageDraw, ImageFont
-
-    image = Image.new("L", (1240, 60 + 50 * len(lines)), 255)
-    draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=32)
-    for i, line in enumerate(lines):
-        draw.text((40, 30 + 50 * i), line, fill=0, font=font)
-    out = io.BytesIO()
-    image.save(out, "PNG")
-    return out.getvalue()
-
-
-def make_files(folder: Path, count: int, seed: int) -> dict[str, int]:
-    """`count` files, each with bytes of its own: 10 % PNG scans, the rest text, Markdown,
-    text PDFs and DOCX in equal shares."""
-    rng = random.Random(seed)
-    folder.mkdir(parents=True, exist_ok=True)
-    kinds: dict[str, int] = defaultdict(int)
-    for i in range(count):
-        lines = [f"document {i} {_sentence(rng, 8)}" for _ in range(rng.randint(3, 12))]
-        if i % 10 == 9:
-            name, data = f"scan-{i:05}.png", _png_scan(lines[:4])
-        else:
-            kind = ("txt", "md", "pdf", "docx")[i % 4]
-            name = f"doc-{i:05}.{kind}"
-            if kind == "txt":
-                data = "\n".join(lines).encode()
-            elif kind == "md":
-                data = ("# " + "\n\n".join(lines)).encode()
-            elif kind == "pdf":
-                data = _text_pdf(lines)
-            else:
-                data = _docx(lines)
-        (folder / name).write_bytes(data)
-        kinds[name.rsplit(".", 1)[1]] += 1
-    return dict(kinds)
-
-
-# --- the installation ----------------------------------------------------------------------
-
-
-def env_for(args) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": args.database,
-        "REDIS_URL": args.redis,
-        "DMS_REDIS_PREFIX": "bench-ingest",
-        "SECRET_KEY": "bench-secret-key-not-for-production",
-        "DMS_STORAGE_DIR": str(args.workdir / "storage"),
-        "DMS_ENV_FILE": os.devnull,
-        "DMS_LOG_JSON": "0",
-        "DMS_LOG_LEVEL": "WARNING",
-    }
-
-
-def flask(args, *command: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [FLASK, "--app", "app", *command],
-        cwd=ROOT,
-        env=env_for(args),
-        check=True,
-        capture_output=True,
-        text=True,
-        **kwargs,
-    )
-
-
-def fresh_installation(args) -> None:
-    import psycopg
-    from redis import Redis
-    from sqlalchemy.engine import make_url
-
-    url = make_url(args.database)
-    admin = url.set(drivername="postgresql", database="postgres").render_as_string(False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{url.database}"')
-    redis = Redis.from_url(args.redis)
-    for key in redis.scan_iter(match="*bench-ingest*", count=1000):
-        redis.delete(key)
-    shutil.rmtree(args.workdir / "storage", ignore_errors=True)
-    flask(args, "db", "upgrade")
-
-
-def start_workers(args) -> list[subprocess.Popen]:
-    log = (args.workdir / "workers.log").open("a")
-    return [
-        subprocess.Popen(
-            [FLASK, "--app", "app", "worker"],
-            cwd=ROOT,
-            env=env_for(args),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for _ in range(args.workers)
-    ]
-
-
-def stop(processes: list[subprocess.Popen]) -> None:
-    for proc in processes:
-        proc.terminate()
-    for proc in processes:
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 # --- waiting until searchable --------------------------------------------------------------
