@@ -53,6 +53,17 @@ def enqueue_many(
     )
 
 
+def tenant_batches(calls: list[tuple[str, str, int]], size: int) -> list[tuple[str, list[list]]]:
+    """(tenant, document, version)s grouped for batch jobs: runs of one tenant's documents, at
+    most `size` each, as (tenant, [[document, version], …]) in the order given."""
+    batches: list[tuple[str, list[list]]] = []
+    for tenant_id, document_id, version_number in calls:
+        if not batches or batches[-1][0] != tenant_id or len(batches[-1][1]) >= size:
+            batches.append((tenant_id, []))
+        batches[-1][1].append([document_id, version_number])
+    return batches
+
+
 # A started job whose work horse has not sent a heartbeat for this long died with it.
 HEARTBEAT_LOST_AFTER = timedelta(minutes=5)
 _WAITING = {JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.SCHEDULED}

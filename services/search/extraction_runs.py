@@ -70,11 +70,7 @@ def enqueue_extractions(calls: list[tuple[str, str, int]]) -> bool:
     EXTRACTION_BATCH documents of one tenant, in one round trip to Redis; then record each
     document's job (one statement, committed: a follow-up unit of work). False when Redis
     failed: the texts stay pending, and the recovery sweep schedules them again."""
-    batches: list[tuple[str, list[list]]] = []
-    for tenant_id, document_id, version_number in calls:
-        if not batches or batches[-1][0] != tenant_id or len(batches[-1][1]) >= EXTRACTION_BATCH:
-            batches.append((tenant_id, []))
-        batches[-1][1].append([document_id, version_number])
+    batches = queue.tenant_batches(calls, EXTRACTION_BATCH)
     try:
         jobs = queue.enqueue_many(
             EXTRACTION_JOB, batches, timeout=EXTRACTION_TIMEOUT, retry=EXTRACTION_RETRY

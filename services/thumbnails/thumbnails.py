@@ -86,13 +86,8 @@ def schedule_new_content(calls: list[tuple[str, str, int]]) -> bool:
     version)s, a job per BATCH documents of one tenant, each document's waiting mark naming
     its job (so that a request for the thumbnail meanwhile wakes no other); False when Redis
     failed (the next request for a thumbnail, or the CLI, enqueues it again)."""
-    batches: list[tuple[str, list[list]]] = []
-    for tenant_id, document_id, version_number in calls:
-        if not batches or batches[-1][0] != tenant_id or len(batches[-1][1]) >= BATCH:
-            batches.append((tenant_id, []))
-        batches[-1][1].append([document_id, version_number])
     try:
-        for tenant_id, items in batches:
+        for tenant_id, items in queue.tenant_batches(calls, BATCH):
             keys = [_waiting_key(document_id) for document_id, _ in items]
             queue.enqueue_for_all(
                 keys,
