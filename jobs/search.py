@@ -38,6 +38,9 @@ JOBS_UNDER_LIMITS = {
     extraction_runs.OCR_JOB: lambda args: 1,
 }
 
+# The batch jobs, and how many documents a run takes at most (jobs/worker.py folds waiting ones).
+BATCH_JOBS = {extraction_runs.EXTRACTION_JOB: extraction_runs.EXTRACTION_BATCH}
+
 # The jobs run at a low CPU priority (jobs/worker.py): OCR takes seconds of CPU a page, and
 # waits for idle cores rather than slowing the text stage and the uploads beside it.
 LOW_PRIORITY_JOBS = frozenset({extraction_runs.OCR_JOB})

@@ -17,6 +17,9 @@ JOBS_UNDER_LIMITS = {
     thumbnails.BATCH_JOB: lambda args: len(args[1]),
 }
 
+# The batch jobs, and how many documents a run takes at most (jobs/worker.py folds waiting ones).
+BATCH_JOBS = {thumbnails.BATCH_JOB: thumbnails.BATCH}
+
 
 def make_thumbnails(tenant_id: str, items: list[list]) -> dict[str, int]:
     """Draw and keep the thumbnails of a batch of one tenant's [document, version]s: the

@@ -90,3 +90,66 @@ def test_a_document_whose_attempt_killed_the_process_is_tried_alone(app, tenant,
             for r in [db.session.get(DocumentText, suspect)]
         ]
     assert runs == [[suspect]]
+
+
+def test_single_uploads_waiting_in_the_queue_share_the_job_a_worker_takes(
+    app, tenant, other_tenant
+):
+    from jobs.worker import BATCH_JOBS
+
+    size = BATCH_JOBS[extraction_runs.EXTRACTION_JOB]
+    # Uploads one by one, each enqueueing its own job: more than a batch of this tenant, and
+    # one of another tenant's in between, which no batch of this tenant's may take.
+    ours = [
+        stored_document(app, tenant.id, f"words {n}".encode(), f"{n}.txt") for n in range(size + 2)
+    ]
+    theirs = stored_document(app, other_tenant.id, b"their words", "theirs.txt")
+    with app.app_context():
+        own_jobs = [db.session.get(DocumentText, i).job_id for i in [*ours, theirs]]
+
+    run_forking_worker(app)
+
+    with app.app_context():
+        rows = [db.session.get(DocumentText, i) for i in [*ours, theirs]]
+        assert {r.document_id: (r.attempts, r.error) for r in rows} == dict.fromkeys(
+            [*ours, theirs], (1, None)
+        )
+        assert {o.text_status for o in [outcome(app, i)[0] for i in [*ours, theirs]]} == {"done"}
+        survivors = [j for j in own_jobs if Job.exists(j, connection=redis_store.client)]
+        batches = [Job.fetch(j, connection=redis_store.client).args for j in survivors]
+    # The first upload's job took the next `size - 1` of the tenant's; the one after them
+    # took the rest; the other tenant's ran alone.
+    assert [(args[0], [item[0] for item in args[1]]) for args in batches] == [
+        (tenant.id, ours[:size]),
+        (tenant.id, ours[size:]),
+        (other_tenant.id, [theirs]),
+    ]
+
+
+def test_absorbing_that_fails_leaves_the_job_as_it_was_and_puts_the_others_back(
+    app, tenant, monkeypatch
+):
+    from redis.exceptions import RedisError
+
+    from jobs.worker import AppWorker
+
+    ids = [stored_document(app, tenant.id, f"words {n}".encode(), f"{n}.txt") for n in range(3)]
+    with app.app_context():
+        waiting = queue.queue()
+        taken = Job.fetch(
+            db.session.get(DocumentText, ids[0]).job_id, connection=redis_store.client
+        )
+        waiting.remove(taken.id)  # as a worker's dequeue takes it
+
+        def lost(*args, **kwargs):
+            raise RedisError("connection lost")
+
+        monkeypatch.setattr(Job, "delete", lost)  # in the transaction that saves the merge
+        worker = AppWorker([waiting], connection=redis_store.client)
+        assert worker.absorb_waiting(taken, waiting) == 0
+        assert [item[0] for item in taken.args[1]] == [ids[0]]
+        assert [item[0] for item in Job.fetch(taken.id, connection=redis_store.client).args[1]] == [
+            ids[0]
+        ]
+        back = [j for j in waiting.jobs if j.func_name == extraction_runs.EXTRACTION_JOB]
+        assert sorted(j.args[1][0][0] for j in back) == sorted(ids[1:])
