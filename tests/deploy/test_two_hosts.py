@@ -63,6 +63,10 @@ class Hosts:
         self.procs: list[subprocess.Popen] = []
         self.urls: list[str] = []
         self.files: list = []
+        # One prefix for both hosts of this cluster and no other: two test processes each run
+        # a cluster (their temporary folders share a name), and on a shared prefix one
+        # cluster's workers would take the other's jobs, whose documents their database lacks.
+        self.redis_prefix = f"dms-hosts-{uuid.uuid4().hex[:12]}"
 
     def env(self, host: str, database_url: str, bucket: str) -> dict:
         return {
@@ -70,7 +74,7 @@ class Hosts:
             **CREDENTIALS,
             "DATABASE_URL": database_url,
             "REDIS_URL": os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/7",
-            "DMS_REDIS_PREFIX": f"dms-hosts-{self.tmp.name}",
+            "DMS_REDIS_PREFIX": self.redis_prefix,
             "DMS_STORAGE": "s3",
             "DMS_S3_BUCKET": bucket,
             "DMS_S3_ENDPOINT_URL": self.s3_endpoint,
