@@ -68,22 +68,16 @@ def extract_documents(tenant_id: str, items: list[list]) -> dict[str, int]:
     begun = transaction.transactional(extraction_runs.begin_extractions)(
         tenant_id, pending, pending_only=True
     )
-    suspects = [a for a in begun if a.died_before] if len(begun) > 1 else []
-    outcomes, rest = [], [a for a in begun if a not in suspects]
-    while rest:
-        attempt = rest.pop(0)
+
+    def work(attempt: extraction_runs.Attempt) -> extraction.ExtractionResult:
         if attempt.attempts > extraction_runs.MAX_ATTEMPTS:
             error = f"gave up after {extraction_runs.MAX_ATTEMPTS} attempts stopped the worker"
-            outcomes.append((attempt, extraction.ExtractionResult("failed", error=error)))
-            continue
-        limits.next_document()
-        try:
-            outcomes.append((attempt, extraction_runs.extract(attempt, ocr_here=ocr_here)))
-        except limits.PROCESS_LIMIT_ERRORS as exc:
-            limits.stand_down()
-            failed = extraction.ExtractionResult("failed", error=limits.reason(exc))
-            outcomes.append((attempt, failed))
-            break  # what is left goes to a fresh process: this one may be in a poor state
+            return extraction.ExtractionResult("failed", error=error)
+        return extraction_runs.extract(attempt, ocr_here=ocr_here)
+
+    outcomes, later = limits.work_batch(
+        begun, work, lambda _, why: extraction.ExtractionResult("failed", error=why)
+    )
     try:
         statuses = transaction.transactional(extraction_runs.store_extractions)(outcomes)
     except limits.PROCESS_LIMIT_ERRORS as exc:  # hit while storing: each document's failure
@@ -94,9 +88,7 @@ def extract_documents(tenant_id: str, items: list[list]) -> dict[str, int]:
             )
             for a, _ in outcomes
         ]
-    # Each suspect alone, the others together, all after this run's commit.
-    later = [[a] for a in suspects] + ([rest] if rest else [])
-    for attempts in later:
+    for attempts in later:  # after this run's commit
         extraction_runs.enqueue_extractions(
             [(a.tenant_id, a.document_id, a.version_number) for a in attempts]
         )

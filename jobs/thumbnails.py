@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from services.core import transaction
 from services.search import limits
-from services.thumbnails import drawing, render, thumbnails
+from services.thumbnails import drawing, thumbnails
 
 # The jobs the worker runs under the extraction limits, and how many documents a run works.
 JOBS_UNDER_LIMITS = {
@@ -34,20 +34,9 @@ def make_thumbnails(tenant_id: str, items: list[list]) -> dict[str, int]:
     begun = transaction.transactional(thumbnails.begin_many)(
         tenant_id, [(document_id, version) for document_id, version in items]
     )
-    suspects = [a for a in begun if a.died_before] if len(begun) > 1 else []
-    drawn: list[tuple[thumbnails.Attempt, render.Thumbnail]] = []
-    rest = [a for a in begun if a not in suspects]
-    while rest:
-        attempt = rest.pop(0)
-        limits.next_document()
-        try:
-            drawn.append((attempt, drawing.draw(attempt)))
-        except limits.PROCESS_LIMIT_ERRORS as exc:
-            limits.stand_down()
-            drawn.append((attempt, drawing.fallback(attempt, limits.reason(exc))))
-            break  # what is left goes to a fresh process: this one may be in a poor state
+    drawn, later = limits.work_batch(begun, drawing.draw, drawing.fallback)
     kinds = transaction.transactional(thumbnails.store_many)(drawn)
-    for attempts in [[a] for a in suspects] + ([rest] if rest else []):
+    for attempts in later:
         thumbnails.schedule_new_content(
             [(a.tenant_id, a.document_id, a.version_number) for a in attempts]
         )

@@ -30,7 +30,6 @@ import resource
 import signal
 import socket
 import threading
-from contextlib import suppress
 from datetime import datetime
 
 from flask import Flask
@@ -49,7 +48,7 @@ import capabilities
 from extensions import db, redis_store
 from jobs import core, search, thumbnails
 from services.core import queue
-from services.core.queue import Periodic
+from services.core.queue import Periodic, absorb_waiting
 from services.search import limits
 
 log = logging.getLogger(__name__)
@@ -64,10 +63,8 @@ LOW_PRIORITY_JOBS = search.LOW_PRIORITY_JOBS
 LOW_PRIORITY_NICENESS = 10
 # The batch jobs of one tenant's documents, and how many documents a run of each takes at most:
 # waiting jobs of the same kind and tenant are folded into the one a worker takes
-# (AppWorker.absorb_waiting), so single uploads share a work horse as an import's batch does.
+# (queue.absorb_waiting), so single uploads share a work horse as an import's batch does.
 BATCH_JOBS = {**search.BATCH_JOBS, **thumbnails.BATCH_JOBS}
-# How many waiting jobs of the queue's head are looked at for that.
-ABSORB_SCAN = 200
 # Seconds past the CPU budget before the kernel kills the horse: room to record the failure.
 CPU_GRACE_SECONDS = 10
 # How often a standby scheduler tries for the lock. RQ's lock lasts 61 s past its holder's
@@ -91,60 +88,15 @@ class AppWorker(Worker):
 
     def execute_job(self, job: Job, queue: Queue) -> None:
         if runs_in_horse(job):
-            self.absorb_waiting(job, queue)
+            size = BATCH_JOBS.get(job.func_name)
+            if size is not None:
+                absorb_waiting(job, queue, size)
             super().execute_job(job, queue)
             return
         # SimpleWorker's way: RQ's job timeout still applies (SIGALRM in perform_job).
         self.prepare_execution(job)
         self.perform_job(job, queue)
         self.set_state(WorkerStatus.IDLE)
-
-    def absorb_waiting(self, job: Job, queue: Queue) -> int:
-        """Fold into `job`, a batch job of one tenant's documents, the documents of the jobs
-        of its kind and tenant that wait in `queue`, up to the batch's size: uploads that
-        came one by one then cost one work horse, two commits and one follow-up each for
-        the lot. A job is taken off the queue by LREM, which only one worker can win; the
-        merged arguments are saved before the fork, so a retry covers every document, in one
-        transaction with the deletion of the absorbed jobs. How many were absorbed (0 on a
-        Redis error: the job runs as it was, and the jobs taken off go back to the queue)."""
-        size = BATCH_JOBS.get(job.func_name)
-        if size is None or len(job.args[1]) >= size:
-            return 0
-        original = job.args
-        tenant_id, items = original[0], list(original[1])
-        absorbed: list[Job] = []
-        try:
-            waiting = Job.fetch_many(queue.get_job_ids(0, ABSORB_SCAN), connection=self.connection)
-            for other in waiting:
-                if len(items) >= size:
-                    break
-                if other is None or other.func_name != job.func_name or other.args[0] != tenant_id:
-                    continue
-                if len(items) + len(other.args[1]) > size:
-                    continue
-                if self.connection.lrem(queue.key, 1, other.id) == 1:  # ours, no one else's
-                    items.extend(other.args[1])
-                    absorbed.append(other)
-            if absorbed:
-                job.args = (tenant_id, items)
-                with self.connection.pipeline() as transaction:
-                    job.save(pipeline=transaction, include_meta=False, include_result=False)
-                    for other in absorbed:
-                        other.delete(pipeline=transaction, remove_from_queue=False)
-                    transaction.execute()
-        except RedisError as exc:
-            log.warning("waiting jobs not absorbed", extra={"job_id": job.id, "error": str(exc)})
-            job.args = original
-            if absorbed:
-                with suppress(RedisError):  # best effort: Redis failing again leaves them out
-                    self.connection.rpush(queue.key, *[other.id for other in absorbed])
-            return 0
-        if absorbed:
-            log.info(
-                "absorbed waiting jobs",
-                extra={"job_id": job.id, "absorbed": len(absorbed), "documents": len(items)},
-            )
-        return len(absorbed)
 
     def get_heartbeat_ttl(self, job: Job) -> int:
         if runs_in_horse(job):

@@ -4,8 +4,10 @@ the other way round); the worker (jobs/worker.py) resolves the name when it runs
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
@@ -19,6 +21,8 @@ from rq.registry import ScheduledJobRegistry
 
 import clock
 from extensions import redis_store
+
+log = logging.getLogger(__name__)
 
 OCR_QUEUE = "ocr"
 # In priority order: a worker takes its next job from the first queue that has one, so a text
@@ -62,6 +66,58 @@ def tenant_batches(calls: list[tuple[str, str, int]], size: int) -> list[tuple[s
             batches.append((tenant_id, []))
         batches[-1][1].append([document_id, version_number])
     return batches
+
+
+# How many waiting jobs at the head of a queue absorb_waiting looks at.
+ABSORB_SCAN = 200
+
+
+def absorb_waiting(job: Job, target: Queue, size: int) -> int:
+    """Fold into `job`, a batch job `(tenant, [[document, version], …])` a worker has just
+    taken from `target`, the documents of the jobs of its kind and tenant waiting there, up
+    to `size`: uploads that came one by one then share one work horse, two commits and one
+    follow-up each. A job is taken off the queue by LREM, which only one worker can win; the
+    merged arguments are saved in one transaction with the absorbed jobs' deletion, so a
+    retry covers every document. How many were absorbed (0 on a Redis error: the job stays
+    as it was, and the jobs taken off go back to the queue)."""
+    original = job.args
+    if len(original[1]) >= size:
+        return 0
+    tenant_id, items = original[0], list(original[1])
+    connection = target.connection
+    absorbed: list[Job] = []
+    try:
+        waiting = Job.fetch_many(target.get_job_ids(0, ABSORB_SCAN), connection=connection)
+        for other in waiting:
+            if len(items) >= size:
+                break
+            if other is None or other.func_name != job.func_name or other.args[0] != tenant_id:
+                continue
+            if len(items) + len(other.args[1]) > size:
+                continue
+            if connection.lrem(target.key, 1, other.id) == 1:  # ours, no one else's
+                items.extend(other.args[1])
+                absorbed.append(other)
+        if absorbed:
+            job.args = (tenant_id, items)
+            with connection.pipeline() as transaction:
+                job.save(pipeline=transaction, include_meta=False, include_result=False)
+                for other in absorbed:
+                    other.delete(pipeline=transaction, remove_from_queue=False)
+                transaction.execute()
+    except RedisError as exc:
+        log.warning("waiting jobs not absorbed", extra={"job_id": job.id, "error": str(exc)})
+        job.args = original
+        if absorbed:
+            with suppress(RedisError):  # best effort: Redis failing again leaves them out
+                connection.rpush(target.key, *[other.id for other in absorbed])
+        return 0
+    if absorbed:
+        log.info(
+            "absorbed waiting jobs",
+            extra={"job_id": job.id, "absorbed": len(absorbed), "documents": len(items)},
+        )
+    return len(absorbed)
 
 
 # A started job whose work horse has not sent a heartbeat for this long died with it.

@@ -151,12 +151,7 @@ def begin_extractions(
     Skipped: a document purged, or with newer content since; with `pending_only`, one whose
     text is not pending any more (a batch run again after its process died)."""
     ids = [document_id for document_id, _ in items]
-    documents = {
-        d.id: d
-        for d in db.session.scalars(
-            select(Document).where(Document.id.in_(ids), Document.tenant_id == tenant_id)
-        )
-    }
+    documents = Document.get_many_for_tenant(ids, tenant_id)
     versions = {
         (v.document_id, v.number): v
         for v in db.session.scalars(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import resource
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 LIMIT_EXCEEDED = "limit_exceeded"
 
@@ -145,3 +145,35 @@ def stand_down() -> None:
     (the hard limit still kills a horse that keeps going)."""
     if isinstance(signal.getsignal(signal.SIGXCPU), CpuAlarm):
         signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+
+
+class BatchAttempt(Protocol):
+    died_before: bool  # an earlier attempt on the same content began and never finished
+
+
+A = TypeVar("A", bound=BatchAttempt)
+R = TypeVar("R")
+
+
+def work_batch(
+    begun: Sequence[A], work: Callable[[A], R], on_limit: Callable[[A, str], R]
+) -> tuple[list[tuple[A, R]], list[list[A]]]:
+    """A batch job's documents worked one after another in this work horse, each under its
+    own CPU budget (`next_document`): the (attempt, result)s, and the attempts to enqueue
+    again, each list a job. A suspect (its earlier attempt killed the process) goes to a job
+    of its own, so that it can stop only itself; a document that hits a process limit gets
+    `on_limit(attempt, reason)` and the ones after it go to a job in a fresh process, as
+    this one may be in a poor state."""
+    suspects = [a for a in begun if a.died_before] if len(begun) > 1 else []
+    rest = [a for a in begun if a not in suspects]
+    done: list[tuple[A, R]] = []
+    while rest:
+        attempt = rest.pop(0)
+        next_document()
+        try:
+            done.append((attempt, work(attempt)))
+        except PROCESS_LIMIT_ERRORS as exc:
+            stand_down()
+            done.append((attempt, on_limit(attempt, reason(exc))))
+            break
+    return done, [[a] for a in suspects] + ([rest] if rest else [])

@@ -131,8 +131,6 @@ def test_absorbing_that_fails_leaves_the_job_as_it_was_and_puts_the_others_back(
 ):
     from redis.exceptions import RedisError
 
-    from jobs.worker import AppWorker
-
     ids = [stored_document(app, tenant.id, f"words {n}".encode(), f"{n}.txt") for n in range(3)]
     with app.app_context():
         waiting = queue.queue()
@@ -145,8 +143,8 @@ def test_absorbing_that_fails_leaves_the_job_as_it_was_and_puts_the_others_back(
             raise RedisError("connection lost")
 
         monkeypatch.setattr(Job, "delete", lost)  # in the transaction that saves the merge
-        worker = AppWorker([waiting], connection=redis_store.client)
-        assert worker.absorb_waiting(taken, waiting) == 0
+        size = extraction_runs.EXTRACTION_BATCH
+        assert queue.absorb_waiting(taken, waiting, size) == 0
         assert [item[0] for item in taken.args[1]] == [ids[0]]
         assert [item[0] for item in Job.fetch(taken.id, connection=redis_store.client).args[1]] == [
             ids[0]
